@@ -1,0 +1,77 @@
+// swift-tools-version: 6.0
+// shopsh: a native shell for running an online shop from the terminal.
+//
+// Dependencies point one way: plugins → ShellKit + ShopCore; stores → ShopCore;
+// only the `shopsh` executable knows which store and which plugins exist.
+import PackageDescription
+
+/// The command plugins, one folder each under `plugins/`. Adding a plugin is one line here
+/// and one line in `Sources/shopsh/PluginList.swift`.
+let pluginNames = ["Products"]
+
+let pluginTargets: [Target] = pluginNames.map { name in
+    .target(
+        name: name,
+        dependencies: ["ShopCore", "ShellKit", "ShopOutput",
+                       .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "plugins/\(name)"
+    )
+}
+
+let pluginTests: [Target] = pluginNames.map { name in
+    .testTarget(
+        name: "\(name)Tests",
+        dependencies: [.target(name: name), "ShopStoreSQLite", "ShellKit", "ShopCore", "ShopOutput"],
+        path: "Tests/\(name)Tests"
+    )
+}
+
+let package = Package(
+    name: "shopsh",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "shopsh", targets: ["shopsh"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        .target(name: "ShopCore"),
+        .target(
+            name: "ShopStoreSQLite",
+            dependencies: ["ShopCore",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")],
+            resources: [.copy("DemoData")]
+        ),
+        .target(name: "ShopOutput", dependencies: ["ShopCore"]),
+        .systemLibrary(
+            name: "CReadline",
+            path: "Sources/CReadline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+        .target(
+            name: "ShellKit",
+            dependencies: ["ShopCore", "ShopOutput", "CReadline",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "shopsh",
+            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopOutput", "ShellKit",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                + pluginNames.map { .target(name: $0) }
+        ),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+        .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"]),
+        .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [.product(name: "CSV", package: "CSV.swift")]
+        ),
+    ] + pluginTargets + pluginTests
+)

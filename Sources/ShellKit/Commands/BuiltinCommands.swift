@@ -1,0 +1,146 @@
+// BuiltinCommands: the shell's own commands: help, exit/quit, source, set, plugins.
+
+import ArgumentParser
+import ShopCore
+import ShopOutput
+
+/// The built-in commands, in the order `help` lists them.
+public enum BuiltinCommands {
+    public static let all: [any ShellCommand.Type] = [
+        HelpCommand.self, SetCommand.self, SourceCommand.self, PluginsCommand.self, ExitCommand.self,
+    ]
+}
+
+/// `help [COMMAND [SUBCOMMAND]]`.
+struct HelpCommand: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "help", abstract: "Show the commands, or help for one command.")
+
+    @Argument(help: "A command (and subcommand) to explain.")
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let host = context.host
+        guard let name = words.first else {
+            var text = "Commands:\n"
+            let rows = host.plugins.map { ($0.name, $0.summary) }
+                + host.builtins.map { ($0._commandName, $0.configuration.abstract) }
+            let width = rows.map(\.0.count).max() ?? 0
+            for (name, summary) in rows {
+                text += "  " + name + String(repeating: " ", count: width - name.count + 2) + summary + "\n"
+            }
+            text += "\nType help COMMAND or COMMAND --help for details. Output: -o table|json|ndjson|csv|tsv.\n"
+            context.sink.write(text)
+            return
+        }
+        guard let root = host.plugins.first(where: { $0.name == name })?.command
+                ?? host.builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) else {
+            throw ShopError.usage("no help for \"\(name)\": unknown command; type help for the list")
+        }
+        var target: any ParsableCommand.Type = root
+        for word in words.dropFirst() {
+            guard let sub = target.configuration.subcommands.first(where: { $0._commandName == word }) else {
+                throw ShopError.usage("\"\(name)\" has no subcommand \"\(word)\"")
+            }
+            target = sub
+        }
+        let columns = context.sinkIsTerminal ? Terminal.width(environment: context.environment) : 80
+        context.sink.write(root.helpMessage(for: target, columns: columns) + "\n")
+    }
+}
+
+/// `exit` / `quit`.
+struct ExitCommand: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "exit", abstract: "Leave the shell (also quit, Ctrl-D).",
+                                                    aliases: ["quit"])
+
+    func run(in context: CommandContext) async throws {
+        context.host.requestExit()
+    }
+}
+
+/// `source FILE`.
+struct SourceCommand: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "source", abstract: "Run the commands in a file.")
+
+    @Argument(help: "A file of shopsh commands.", completion: .file())
+    var file: String
+
+    func run(in context: CommandContext) async throws {
+        try await context.host.source(path: file, context: context)
+    }
+}
+
+/// `plugins`.
+struct PluginsCommand: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List the command plugins.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let columns = [Column("name"), Column("summary"), Column("subcommands")]
+        try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no plugins") { emit in
+            for plugin in context.host.plugins {
+                try emit([.text(plugin.name), .text(plugin.summary),
+                          .list(plugin.command.configuration.subcommands.map { $0._commandName })])
+            }
+        }
+    }
+}
+
+/// `set [NAME [VALUE]]`: session settings.
+struct SetCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Show or change a session setting (format, color, header, wide, limit).",
+        discussion: "set format json · set color never · set header off · set wide on · set limit 20 · set NAME default")
+
+    @Argument(help: "The setting's name.")
+    var name: String?
+
+    @Argument(help: "Its new value, or 'default'.")
+    var value: String?
+
+    func run(in context: CommandContext) async throws {
+        let session = context.session
+        guard let name else {
+            let rows: [(String, String)] = [
+                ("format", session.output.format?.rawValue ?? "default (table on a terminal, tsv otherwise)"),
+                ("color", session.output.color?.rawValue ?? "auto"),
+                ("header", session.output.noHeader ? "off" : "on"),
+                ("wide", session.output.wide ? "on" : "off"),
+                ("limit", session.paging.limit.map(String.init) ?? "default (\(PagingOptions.defaultLimit))"),
+            ]
+            for (key, text) in rows { context.sink.write("\(key)\t\(text)\n") }
+            return
+        }
+        guard let value else { throw ShopError.usage("set \(name) needs a value (or 'default')") }
+        let reset = value == "default"
+        switch name {
+        case "format":
+            guard reset || OutputFormat(rawValue: value) != nil else {
+                throw ShopError.usage("unknown format \"\(value)\"; formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            session.output.format = reset ? nil : OutputFormat(rawValue: value)
+        case "color":
+            guard reset || ColorMode(rawValue: value) != nil else { throw ShopError.usage("color must be auto, always or never") }
+            session.output.color = reset ? nil : ColorMode(rawValue: value)
+        case "header":
+            session.output.noHeader = reset ? false : !(try Self.onOff(value, name))
+        case "wide":
+            session.output.wide = reset ? false : try Self.onOff(value, name)
+        case "limit":
+            guard reset || (Int(value).map { $0 >= 0 } ?? false) else { throw ShopError.usage("limit must be a whole number ≥ 0") }
+            session.paging.limit = reset ? nil : Int(value)
+        default:
+            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, color, header, wide, limit")
+        }
+    }
+
+    static func onOff(_ value: String, _ name: String) throws -> Bool {
+        switch value {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: throw ShopError.usage("\(name) must be on or off")
+        }
+    }
+}

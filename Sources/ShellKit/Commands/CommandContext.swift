@@ -1,0 +1,131 @@
+// CommandContext: what a running command gets: the services, the session, and the output.
+
+import ShopCore
+import ShopOutput
+
+/// Everything a command may use. Commands never print directly: rows go through `list` and
+/// `record`, messages through `note`.
+public final class CommandContext: @unchecked Sendable {
+    public let services: ShopServices
+    public let session: Session
+    public let terminal: Terminal
+    public let environment: [String: String]
+    /// Where data goes: stdout, or a file for `> FILE`.
+    public let sink: OutputSink
+    /// Whether `sink` is a terminal (false when redirected or piped).
+    public let sinkIsTerminal: Bool
+    /// The shell that runs this command (for built-ins such as `help` and `source`).
+    public let host: any ShellHost
+
+    public init(services: ShopServices, session: Session, terminal: Terminal, environment: [String: String],
+                sink: OutputSink, sinkIsTerminal: Bool, host: any ShellHost) {
+        self.services = services
+        self.session = session
+        self.terminal = terminal
+        self.environment = environment
+        self.sink = sink
+        self.sinkIsTerminal = sinkIsTerminal
+        self.host = host
+    }
+
+    // MARK: - Resolving options
+
+    /// The format for this command: its flag, else the session's, else table on a terminal and tsv otherwise.
+    public func format(_ options: OutputOptions) -> OutputFormat {
+        options.format ?? session.output.format ?? (sinkIsTerminal ? .table : .tsv)
+    }
+
+    /// The render options for this command: its flags over the session's defaults.
+    public func renderOptions(_ options: OutputOptions, defaultFields: [String]? = nil) -> RenderOptions {
+        let fieldsText = options.fields ?? session.output.fields
+        let fields = fieldsText.map { $0.split(separator: ",").map { String($0).trimmingASCIISpaces } } ?? defaultFields
+        let colorMode = options.color ?? session.output.color ?? .auto
+        let color: Bool
+        switch colorMode {
+        case .always: color = true
+        case .never: color = false
+        case .auto: color = sinkIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        }
+        let wide = options.wide || session.output.wide
+        return RenderOptions(format: format(options), fields: fields,
+                             header: !(options.noHeader || session.output.noHeader),
+                             wide: wide, color: color,
+                             terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil)
+    }
+
+    /// The page to fetch: sort, offset and limit from the flags over the session's defaults.
+    /// Without `--limit` or `--all` one row more than the default limit is fetched, so that
+    /// `list` can say that more rows exist.
+    public func page(_ paging: PagingOptions) throws(ShopError) -> Page {
+        let sortText = paging.sort ?? session.paging.sort
+        let sort = try sortText.map { (text: String) throws(ShopError) in try SortKey.parseList(text) } ?? []
+        let offset = paging.offset ?? session.paging.offset ?? 0
+        let limit: Int?
+        if paging.all || (paging.limit == nil && session.paging.all) {
+            limit = nil
+        } else if let explicit = paging.limit ?? session.paging.limit {
+            limit = explicit
+        } else {
+            limit = PagingOptions.defaultLimit + 1
+        }
+        return Page(sort: sort, limit: limit, offset: offset)
+    }
+
+    // MARK: - Output
+
+    /// Renders a listing as it streams from `produce`, which calls its argument once per row.
+    ///
+    /// Empty results are normal output (`[]`, a header alone); on a terminal `emptyNote` goes
+    /// to stderr. When the default limit cut the listing, a note says how to see more.
+    /// Ctrl-C stops the listing between rows.
+    /// Without `--fields`, only `defaultFields` (all columns if nil) are shown.
+    public func list(columns: [Column], defaultFields: [String]? = nil, options: OutputOptions, page: Page,
+                     emptyNote: @autoclosure () -> String,
+                     produce: (_ emit: ([Cell]) throws -> Void) async throws -> Void) async throws {
+        let writer = try Renderer.list(columns: columns, options: renderOptions(options, defaultFields: defaultFields),
+                                       sink: sink)
+        let cutAt = page.limit == PagingOptions.defaultLimit + 1 ? PagingOptions.defaultLimit : nil
+        var emitted = 0
+        var truncated = false
+        try await produce { row in
+            if let cutAt, emitted >= cutAt {
+                truncated = true
+                return
+            }
+            if Interrupt.isRequested { throw ShopError.interrupted }
+            try writer.write(row)
+            emitted += 1
+        }
+        let count = try writer.finish()
+        if count == 0 && terminal.stderrIsTerminal {
+            note(emptyNote())
+        } else if truncated && terminal.stderrIsTerminal {
+            note("(first \(count) rows; use --limit N or --all for more)")
+        }
+    }
+
+    /// Renders one record (a `show`): key/value lines in a table, one object in json.
+    public func record(columns: [Column], defaultFields: [String]? = nil, row: [Cell], options: OutputOptions) throws {
+        try Renderer.record(columns: columns, row: row, options: renderOptions(options, defaultFields: defaultFields),
+                            sink: sink)
+    }
+
+    /// A message for the operator (stderr): confirmations, hints, empty-result notes.
+    public func note(_ text: String) {
+        host.writeToStderr(text + "\n")
+    }
+}
+
+/// What built-in commands need from the shell that runs them.
+public protocol ShellHost: AnyObject, Sendable {
+    /// The registered plugins, in order.
+    var plugins: [ShellPlugin] { get }
+    /// The built-in commands.
+    var builtins: [any ShellCommand.Type] { get }
+    /// Runs the commands of a file, as `source FILE`.
+    func source(path: String, context: CommandContext) async throws
+    /// Asks the shell to stop after this command.
+    func requestExit()
+    /// Writes text to stderr unbuffered, after flushing pending stdout so the two stay in order.
+    func writeToStderr(_ text: String)
+}

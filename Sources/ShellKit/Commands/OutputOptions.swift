@@ -1,0 +1,55 @@
+// OutputOptions and PagingOptions: the flags every command that prints data accepts.
+
+import ArgumentParser
+import ShopCore
+import ShopOutput
+
+extension OutputFormat: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}
+
+/// How to render: `-o/--format`, `--fields`, `--no-header`, `--wide`, `--color`.
+public struct OutputOptions: ParsableArguments, Sendable {
+    @Option(name: [.customShort("o"), .customLong("format")],
+            help: "Output format: table, json, ndjson, csv or tsv (default: table on a terminal, tsv otherwise).")
+    public var format: OutputFormat?
+
+    @Option(help: ArgumentHelp("Comma-separated fields to show, in order.", valueName: "a,b,…"))
+    public var fields: String?
+
+    @Flag(name: .customLong("no-header"), help: "Leave out the header row (table, csv, tsv).")
+    public var noHeader = false
+
+    @Flag(help: "Do not cut table cells to the terminal width.")
+    public var wide = false
+
+    @Option(help: "Colour: auto, always or never (NO_COLOR turns auto off).")
+    public var color: ColorMode?
+
+    public init() {}
+}
+
+/// Which rows of a listing: `--sort`, `--limit`, `--offset`, `--all`.
+public struct PagingOptions: ParsableArguments, Sendable {
+    @Option(help: ArgumentHelp("Sort by fields, e.g. price:desc,title.", valueName: "field[:desc]"))
+    public var sort: String?
+
+    @Option(help: ArgumentHelp("Show at most N rows (default \(PagingOptions.defaultLimit)).", valueName: "N"))
+    public var limit: Int?
+
+    @Option(help: ArgumentHelp("Skip the first N rows.", valueName: "N"))
+    public var offset: Int?
+
+    @Flag(help: "Show every row (no limit).")
+    public var all = false
+
+    /// Rows a listing shows when neither `--limit` nor `--all` is given.
+    public static let defaultLimit = 50
+
+    public init() {}
+
+    public func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        if all && limit != nil { throw ValidationError("--all and --limit cannot be used together") }
+    }
+}

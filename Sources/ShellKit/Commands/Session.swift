@@ -1,0 +1,50 @@
+// Session: the settings of one shell run (`set format json`, global flags, the environment).
+
+import ShopCore
+import ShopOutput
+
+/// Settings that last for the whole run. Global flags (`shopsh -o json …`) and `set` write
+/// them; a command's own flags win over them.
+public final class Session: @unchecked Sendable {
+    /// Output defaults for every command of this run.
+    public var output = OutputDefaults()
+    /// Paging defaults for every listing of this run.
+    public var paging = PagingDefaults()
+    /// The store's display name (the prompt shows it).
+    public var storeName: String
+
+    public init(storeName: String, environment: [String: String]) {
+        self.storeName = storeName
+        if let value = environment["SHOPSH_FORMAT"], let format = OutputFormat(rawValue: value.lowercased()) {
+            output.format = format
+        }
+    }
+}
+
+/// Session-wide values of the `OutputOptions` flags (nil: not set).
+public struct OutputDefaults: Sendable {
+    public var format: OutputFormat?
+    public var fields: String?
+    public var noHeader = false
+    public var wide = false
+    public var color: ColorMode?
+
+    public init() {}
+}
+
+/// Session-wide values of the `PagingOptions` flags (nil: not set).
+public struct PagingDefaults: Sendable {
+    public var sort: String?
+    public var limit: Int?
+    public var offset: Int?
+    public var all = false
+
+    public init() {}
+
+    public init(_ options: PagingOptions) {
+        sort = options.sort
+        limit = options.limit
+        offset = options.offset
+        all = options.all
+    }
+}

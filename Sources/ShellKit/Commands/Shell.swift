@@ -1,0 +1,252 @@
+// Shell: runs command lines: built-ins and plugins, errors reported as one line, exit status kept.
+
+import ArgumentParser
+import Foundation
+import ShopCore
+import ShopOutput
+
+/// How one command ended.
+public enum CommandOutcome: Equatable, Sendable {
+    case success
+    /// The command failed (exit status 1).
+    case failure
+    /// The command was used wrongly: unknown command or flag (exit status 2).
+    case usageError
+}
+
+/// The command interpreter shared by the prompt, `-c`, `-f` and stdin batches.
+public final class Shell: ShellHost, @unchecked Sendable {
+    public let plugins: [ShellPlugin]
+    public let builtins: [any ShellCommand.Type] = BuiltinCommands.all
+    public let services: ShopServices
+    public let session: Session
+    public let terminal: Terminal
+    public let environment: [String: String]
+    /// Standard output, buffered; flushed after every command.
+    public let stdout = OutputSink(fileDescriptor: STDOUT_FILENO)
+    /// Set by `exit`/`quit`: the run stops after the current command.
+    public private(set) var exitRequested = false
+    /// Files being sourced, to refuse a file that sources itself.
+    private var sourcing: [String] = []
+
+    public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
+                environment: [String: String]) {
+        self.services = services
+        self.plugins = plugins
+        self.session = session
+        self.terminal = terminal
+        self.environment = environment
+    }
+
+    // MARK: - Running one command
+
+    /// Runs one command line. Errors are reported on stderr, prefixed by `location` if given.
+    public func execute(line: String, location: String? = nil) async -> CommandOutcome {
+        let parsed: ParsedLine
+        do {
+            parsed = try LineParser.parse(line)
+        } catch {
+            report(error, location: location, words: [])
+            return .usageError
+        }
+        if parsed.words.isEmpty && parsed.pipeCommand == nil && parsed.redirect == nil { return .success }
+        guard !parsed.words.isEmpty else {
+            report(ShopError.usage("missing command before | or >"), location: location, words: [])
+            return .usageError
+        }
+        return await execute(words: parsed.words, location: location)
+    }
+
+    /// Runs one command given as words (`["products", "list", "--all"]`).
+    public func execute(words: [String], location: String? = nil) async -> CommandOutcome {
+        Interrupt.clear()
+        let context = CommandContext(services: services, session: session, terminal: terminal,
+                                     environment: environment, sink: stdout,
+                                     sinkIsTerminal: terminal.stdoutIsTerminal, host: self)
+        defer { flushStdout() }
+        guard let name = words.first else { return .success }
+        guard let root = commandType(named: name) else {
+            report(ShopError.usage("unknown command \"\(name)\"\(suggestion(for: name)); type help for the list"),
+                   location: location, words: words)
+            return .usageError
+        }
+        let arguments = Array(words.dropFirst())
+        do {
+            let parsed = try root.parseAsRoot(arguments)
+            if let command = parsed as? any ShellCommand {
+                try await command.run(in: context)
+            } else {
+                // A plugin's name alone: show what it can do.
+                stdout.write(root.helpMessage(columns: helpColumns))
+                stdout.write("\n")
+            }
+            return .success
+        } catch let error as ShopError {
+            report(error, location: location, words: words)
+            return error.isUsageError ? .usageError : .failure
+        } catch let error as OutputError {
+            if error == .brokenPipe { return .success }
+            report(ShopError.storage("cannot write output: \(error)"), location: location, words: words)
+            return .failure
+        } catch {
+            let code = root.exitCode(for: error)
+            if code == .success {
+                // --help and friends: not an error.
+                stdout.write(root.fullMessage(for: error, columns: helpColumns))
+                stdout.write("\n")
+                return .success
+            }
+            let message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            let isUsage = code == .validationFailure
+            let hint = isUsage ? " (see '\(helpPath(root: root, arguments: arguments)) --help')" : ""
+            report(isUsage ? ShopError.usage(message + hint) : ShopError.invalidInput(message),
+                   location: location, words: words)
+            return isUsage ? .usageError : .failure
+        }
+    }
+
+    // MARK: - Batches
+
+    /// Runs `commands` in order. Stops at the first failure unless `continueOnError`.
+    /// Returns the worst outcome.
+    public func run(script commands: some Sequence<ScriptCommand>, label: String,
+                    continueOnError: Bool) async -> CommandOutcome {
+        var worst = CommandOutcome.success
+        for command in commands {
+            let outcome = await execute(line: command.text, location: "\(label):\(command.line)")
+            worst = Self.worse(worst, outcome)
+            if exitRequested { break }
+            if outcome != .success && !continueOnError { break }
+        }
+        return worst
+    }
+
+    /// Runs a file of commands (`-f FILE`, `source FILE`).
+    public func run(file path: String, continueOnError: Bool) async -> CommandOutcome {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            report(ShopError.notFound("cannot read \(path): \(Self.reason(error))"), location: nil, words: [])
+            return .failure
+        }
+        return await run(script: ScriptReader.commands(in: text), label: path, continueOnError: continueOnError)
+    }
+
+    public static func worse(_ a: CommandOutcome, _ b: CommandOutcome) -> CommandOutcome {
+        if a == .usageError || b == .usageError { return .usageError }
+        if a == .failure || b == .failure { return .failure }
+        return .success
+    }
+
+    // MARK: - ShellHost
+
+    public func source(path: String, context: CommandContext) async throws {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard !sourcing.contains(absolute) else { throw ShopError.usage("\(path) is already being sourced") }
+        sourcing.append(absolute)
+        defer { sourcing.removeLast() }
+        let outcome = await run(file: path, continueOnError: false)
+        if outcome == .failure { throw SourcedFileFailed() }
+        if outcome == .usageError { throw SourcedFileFailed(usage: true) }
+    }
+
+    public func requestExit() { exitRequested = true }
+
+    public func writeToStderr(_ text: String) {
+        flushStdout()
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { if written < 0 && errno == EINTR { continue }; return }
+                offset += written
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    /// Writes one error line: `error: …`, `FILE:LINE: error: …`, or a JSON object when the
+    /// command's (or the session's) format is json or ndjson.
+    func report(_ error: any Error, location: String?, words: [String]) {
+        if error is SourcedFileFailed { return }   // the sourced file reported its own error
+        let message = (error as? ShopError)?.message ?? "\(error)"
+        if Self.wantsJSON(words: words, session: session) {
+            var object = "{\"error\":" + JSONText.quoted(message)
+            if let location { object += ",\"location\":" + JSONText.quoted(location) }
+            writeToStderr(object + "}\n")
+        } else {
+            writeToStderr((location.map { "\($0): " } ?? "") + "error: " + message + "\n")
+        }
+    }
+
+    static func wantsJSON(words: [String], session: Session) -> Bool {
+        var format = session.output.format
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if (word == "-o" || word == "--format"), index + 1 < words.count {
+                format = OutputFormat(rawValue: words[index + 1])
+                index += 1
+            } else if word.hasPrefix("--format=") {
+                format = OutputFormat(rawValue: String(word.dropFirst("--format=".count)))
+            }
+            index += 1
+        }
+        return format == .json || format == .ndjson
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        if nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        return nsError.localizedDescription
+    }
+
+    // MARK: - Lookup
+
+    func commandType(named name: String) -> (any ParsableCommand.Type)? {
+        if let plugin = plugins.first(where: { $0.name == name }) { return plugin.command }
+        if let builtin = builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) {
+            return builtin
+        }
+        return nil
+    }
+
+    /// All command names the operator can type first.
+    public var commandNames: [String] {
+        plugins.map(\.name) + builtins.flatMap { [$0._commandName] + $0.configuration.aliases }
+    }
+
+    func suggestion(for name: String) -> String {
+        let close = commandNames.filter { EditDistance.between($0, name) <= 2 || $0.hasPrefix(name) }
+        return close.isEmpty ? "" : " (did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?)"
+    }
+
+    /// `products list` for `["list", "--x"]` under products: where to find help.
+    func helpPath(root: any ParsableCommand.Type, arguments: [String]) -> String {
+        var path = [root._commandName]
+        var current: any ParsableCommand.Type = root
+        for word in arguments {
+            guard let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            path.append(word)
+            current = sub
+        }
+        return path.joined(separator: " ")
+    }
+
+    var helpColumns: Int? { terminal.stdoutIsTerminal ? Terminal.width(environment: environment) : 80 }
+
+    func flushStdout() {
+        do { try stdout.flush() } catch {}
+    }
+}
+
+/// Thrown by `source` when the sourced file failed; its own error line was already printed.
+struct SourcedFileFailed: Error {
+    var usage = false
+}

@@ -1,0 +1,28 @@
+// ShellCommand and ShellPlugin: how a plugin's commands plug into the shell.
+
+import ArgumentParser
+
+/// A command the shell can run: parsed by swift-argument-parser, run with a context.
+///
+/// Commands never print: they hand rows to `context` (which renders them in the chosen format)
+/// and notes to `context.note`.
+public protocol ShellCommand: ParsableCommand {
+    func run(in context: CommandContext) async throws
+}
+
+/// A plugin: one noun of the shell (`products`, `basket`, …) with its subcommands.
+///
+/// A plugin module exports one of these; the executable lists them. The root command's name
+/// (kebab case of the type, or `configuration.commandName`) is what the operator types.
+public struct ShellPlugin: Sendable {
+    public let command: any ParsableCommand.Type
+
+    public init(_ command: any ParsableCommand.Type) {
+        self.command = command
+    }
+
+    /// The word that selects this plugin.
+    public var name: String { command._commandName }
+    /// The one-line summary shown by `help`.
+    public var summary: String { command.configuration.abstract }
+}

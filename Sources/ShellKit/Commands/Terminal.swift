@@ -1,0 +1,36 @@
+// Terminal: what the process is attached to (which streams are terminals, how wide).
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Facts about the standard streams, read once at start-up.
+public struct Terminal: Sendable {
+    public var stdinIsTerminal: Bool
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+
+    public init(stdinIsTerminal: Bool, stdoutIsTerminal: Bool, stderrIsTerminal: Bool) {
+        self.stdinIsTerminal = stdinIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+    }
+
+    /// The streams of this process.
+    public static func current() -> Terminal {
+        Terminal(stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+                 stderrIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// The width of the terminal on stdout now (it may have been resized), or `COLUMNS`, or 80.
+    public static func width(environment: [String: String]) -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+}

@@ -1,0 +1,194 @@
+// Interrupt: Ctrl-C, SIGTERM and SIGHUP for an interactive shell. Ctrl-C at the prompt
+// discards the half-typed line; during a command it raises a flag the command polls.
+
+@preconcurrency import CReadline
+import Dispatch
+import ShopCore
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// Signal handling for the shell: Ctrl-C never kills it, termination signals end it cleanly.
+///
+/// After ``install()``:
+/// - Ctrl-C while ``ReadlineLineReader`` waits for input prints `^C`, discards the line and
+///   shows a fresh prompt; the shell stays up.
+/// - Ctrl-C while a command runs only sets a flag: long commands poll ``isRequested`` (or call
+///   ``checkpoint()``) and stop early; the command loop calls ``clear()`` before the next one.
+///
+/// How: a `sigaction` handler sets an atomic flag and does nothing else (it is async-signal-
+/// safe). While readline waits for a key the handler is installed without `SA_RESTART`, so
+/// the interrupted `read(2)` makes readline call its `rl_signal_event_hook`; that hook, running
+/// as ordinary code on readline's thread, resets the line. The rest of the time the handler
+/// uses `SA_RESTART`, so a Ctrl-C never makes a command's I/O fail with `EINTR`.
+/// readline's own signal handling is turned off (`rl_catch_signals = 0`).
+///
+/// Call these from the main thread, before the first prompt.
+public enum Interrupt {
+    /// Installs the SIGINT handler and the readline hook. Calling it again does nothing.
+    public static func install() {
+        guard !handlerInstalled.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        interruptRequested.store(false, ordering: .sequentiallyConsistent)  // initialize before use
+        readlineIsReading.store(false, ordering: .sequentiallyConsistent)
+        rl_catch_signals = 0
+        rl_signal_event_hook = readlineSignalEventHook
+        setInterruptHandler(restartSystemCalls: true)
+    }
+
+    /// Whether Ctrl-C was pressed since the last ``clear()``.
+    public static var isRequested: Bool {
+        interruptRequested.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Forgets an earlier Ctrl-C (call it before running each command).
+    public static func clear() {
+        interruptRequested.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Throws ``ShopError/interrupted`` if Ctrl-C was pressed; for long loops in commands.
+    public static func checkpoint() throws(ShopError) {
+        if isRequested { throw .interrupted }
+    }
+
+    /// Runs `body` when the process gets SIGTERM or SIGHUP, then exits with 143 or 129.
+    ///
+    /// Use it to save history (``ReadlineLineReader/saveHistoryOnTermination()`` does that).
+    /// `body` runs on a background queue while the main thread may still be inside a command
+    /// or at the prompt (the terminal is restored first), so it must be quick and thread-safe.
+    /// Each call adds a body; they run in the order they were added.
+    ///
+    /// The signals get a real handler (which writes to a pipe that a dispatch source reads)
+    /// rather than `SIG_IGN`, because an ignored signal stays ignored in the programs the
+    /// shell starts (`| jq`), and those must still die on SIGTERM and SIGHUP.
+    public static func onTermination(_ body: @escaping @Sendable () -> Void) {
+        terminationBodies.withLock { $0.append(body) }
+        terminationSource.withLock { source in
+            guard source == nil else { return }
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return }
+            let (readEnd, writeEnd) = (fds[0], fds[1])
+            _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+            terminationPipe.store(writeEnd, ordering: .sequentiallyConsistent)
+
+            let reader = DispatchSource.makeReadSource(
+                fileDescriptor: readEnd, queue: DispatchQueue(label: "shopsh.termination"))
+            reader.setEventHandler {
+                var signal: UInt8 = 0
+                guard read(readEnd, &signal, 1) == 1 else { return }
+                restoreTerminal()
+                for body in terminationBodies.withLock({ $0 }) { body() }
+                exit(128 + Int32(signal))
+            }
+            reader.resume()
+            source = reader
+
+            for signal in [SIGTERM, SIGHUP] {
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = terminationSignalHandler
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                _ = sigaction(signal, &action, nil)
+            }
+        }
+    }
+
+    // MARK: - Used by ReadlineLineReader
+
+    /// Called just before `readline()`: a Ctrl-C from now on interrupts the key read.
+    static func readlineWillRead() {
+        clear()
+        guard handlerInstalled.load(ordering: .sequentiallyConsistent) else { return }
+        readlineIsReading.store(true, ordering: .sequentiallyConsistent)
+        setInterruptHandler(restartSystemCalls: false)
+    }
+
+    /// Called when `readline()` returns: Ctrl-C presses during editing are used up.
+    static func readlineDidRead() {
+        guard handlerInstalled.load(ordering: .sequentiallyConsistent) else { return }
+        setInterruptHandler(restartSystemCalls: true)
+        readlineIsReading.store(false, ordering: .sequentiallyConsistent)
+        clear()
+    }
+
+    private static func setInterruptHandler(restartSystemCalls: Bool) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = interruptSignalHandler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = restartSystemCalls ? SA_RESTART : 0
+        _ = sigaction(SIGINT, &action, nil)
+    }
+}
+
+// MARK: - State shared with the signal handlers
+
+/// Set by the SIGINT handler; read by commands and by the readline hook.
+private let interruptRequested = Atomic<Bool>(false)
+/// Whether ``Interrupt/install()`` has run.
+private let handlerInstalled = Atomic<Bool>(false)
+/// Whether the main thread is inside `readline()`.
+private let readlineIsReading = Atomic<Bool>(false)
+/// The write end of the pipe that wakes the termination source (-1 until set up).
+private let terminationPipe = Atomic<Int32>(-1)
+private let terminationBodies = Mutex<[@Sendable () -> Void]>([])
+private let terminationSource = Mutex<(any DispatchSourceRead)?>(nil)
+
+// MARK: - Signal handlers (async-signal-safe: atomics and write(2) only)
+
+private func interruptSignalHandler(_ signal: Int32) {
+    interruptRequested.store(true, ordering: .sequentiallyConsistent)
+}
+
+private func terminationSignalHandler(_ signal: Int32) {
+    let savedErrno = errno
+    let fd = terminationPipe.load(ordering: .sequentiallyConsistent)
+    if fd >= 0 {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = write(fd, &byte, 1)
+    }
+    errno = savedErrno
+}
+
+// MARK: - readline side (ordinary code, runs on readline's thread)
+
+/// readline calls this after a signal interrupted its `read(2)` of a key.
+private func readlineSignalEventHook() -> Int32 {
+    guard interruptRequested.exchange(false, ordering: .sequentiallyConsistent) else { return 0 }
+    discardLineAndPromptAgain()
+    return 0
+}
+
+/// Prints `^C` after the text typed so far, then starts over with an empty line and a fresh
+/// prompt, as bash does.
+private func discardLineAndPromptAgain() {
+    let isearching = rl_readline_state & UInt(RL_STATE_ISEARCH | RL_STATE_NSEARCH) != 0
+    rl_point = rl_end
+    if !isearching { rl_redisplay() }  // puts the cursor after the last character
+    if let stream = rl_outstream {
+        fputs("^C", stream)
+        fflush(stream)
+    }
+    rl_crlf()
+    rl_free_line_state()
+    rl_replace_line("", 1)
+    using_history()  // Up arrow starts again from the newest entry
+    rl_on_new_line()
+    rl_redisplay()
+}
+
+/// Puts the terminal back in its normal mode if readline has it in raw mode.
+private func restoreTerminal() {
+    guard readlineIsReading.load(ordering: .sequentiallyConsistent),
+          rl_readline_state & UInt(RL_STATE_TERMPREPPED) != 0 else { return }
+    rl_deprep_terminal()
+    if let stream = rl_outstream {
+        fputs("\n", stream)
+        fflush(stream)
+    }
+}

@@ -1,0 +1,208 @@
+// ReadlineCompletion: the bridge between readline's Tab completion (C callbacks and globals)
+// and the Swift completer of ReadlineLineReader, including quoting of inserted words.
+
+@preconcurrency import CReadline
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// Tab completion glue. readline's callbacks are plain C functions, so the Swift completer
+/// lives in a global `Mutex`; the last ``ReadlineLineReader`` created owns it.
+///
+/// Words end at blanks, quotes, `|` and `>`. Candidates are inserted quoted for
+/// ``LineParser``: escaped with backslashes outside quotes (`my\ file.csv`), or escaped for the
+/// quote the operator opened (`"my file.csv"`), whose closing quote readline adds when only one
+/// candidate is left. One candidate also gets a space after it, unless it ends in `/` (a
+/// directory, to be continued).
+enum ReadlineCompletion {
+    /// Word separators for completion (readline's `rl_completer_word_break_characters`).
+    static let wordBreakCharacters = " \t\n\"'|>"
+    /// Characters that open a quoted word (readline's `rl_completer_quote_characters`).
+    static let quoteCharacters = "\"'"
+
+    private static let completer = Mutex<(@Sendable (CompletionRequest) -> [String])?>(nil)
+
+    /// Makes `completer` answer Tab from now on and points readline at the callbacks.
+    static func install(_ completer: @escaping @Sendable (CompletionRequest) -> [String]) {
+        self.completer.withLock { $0 = completer }
+        rl_attempted_completion_function = attemptCompletion
+        rl_char_is_quoted_p = characterIsQuoted
+        rl_completer_word_break_characters = permanentCString(wordBreakCharacters)
+        rl_completer_quote_characters = permanentCString(quoteCharacters)
+    }
+
+    /// Asks the completer; `nil` when none is installed.
+    static func candidates(for request: CompletionRequest) -> [String]? {
+        guard let complete = completer.withLock({ $0 }) else { return nil }  // call it unlocked
+        return complete(request)
+    }
+
+    // MARK: - Pure helpers (tested directly)
+
+    /// What readline puts in the line for `candidates`: the first entry replaces the word
+    /// (the candidates' longest common prefix, never shorter than `word`), the others are
+    /// listed; quoted for `quote` (the opening quote character, or `nil`).
+    static func replacements(for candidates: [String], word: String, quote: Character?) -> [String] {
+        var seen = Set<String>()
+        let unique = candidates.filter { seen.insert($0).inserted }
+        guard let first = unique.first else { return [] }
+        if unique.count == 1 { return [escape(first, quote: quote)] }
+        var common = Substring(first)
+        for candidate in unique.dropFirst() {
+            common = common.commonPrefix(with: candidate)
+        }
+        let prefix = common.count >= word.count ? String(common) : word
+        return [escape(prefix, quote: quote)] + unique.map { escape($0, quote: quote) }
+    }
+
+    /// `text` written so that ``LineParser`` reads it back as one word, given the quote that is
+    /// already open in front of it.
+    static func escape(_ text: String, quote: Character?) -> String {
+        var result = ""
+        switch quote {
+        case "'":
+            for scalar in text.unicodeScalars {
+                if scalar == "'" { result += "'\\''" } else { result.unicodeScalars.append(scalar) }
+            }
+        case "\"":
+            for scalar in text.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { result += "\\" }
+                result.unicodeScalars.append(scalar)
+            }
+        default:
+            for (offset, scalar) in text.unicodeScalars.enumerated() {
+                switch scalar {
+                case " ", "\t", "\n", "\r", "'", "\"", "\\", "|", ">":
+                    result += "\\"
+                case "#" where offset == 0:
+                    result += "\\"
+                default:
+                    break
+                }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The word as ``LineParser`` would read it: backslash escapes removed (inside double
+    /// quotes only before `"`, `\`, `$` and `` ` ``; inside single quotes none).
+    static func unescape(_ word: String, quote: Character?) -> String {
+        if quote == "'" { return word }
+        var result = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in word.unicodeScalars {
+            if escaping {
+                if quote == "\"" && !["\"", "\\", "$", "`"].contains(scalar) {
+                    result.append("\\")
+                }
+                result.append(scalar)
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                result.append(scalar)
+            }
+        }
+        if escaping { result.append("\\") }
+        return String(result)
+    }
+
+    /// Whether the byte at `index` of `line` is inside quotes or escaped by a backslash.
+    static func isQuoted(_ line: [UInt8], at index: Int) -> Bool {
+        var quote: UInt8 = 0
+        var position = 0
+        while position < index && position < line.count {
+            let byte = line[position]
+            if quote == UInt8(ascii: "'") {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\\") {
+                position += 1
+                if position == index { return true }
+            } else if quote == UInt8(ascii: "\"") {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+            }
+            position += 1
+        }
+        return quote != 0
+    }
+
+    /// A C string that lives as long as the process (for readline globals that keep the pointer).
+    static func permanentCString(_ text: String) -> UnsafePointer<CChar>? {
+        strdup(text).map { UnsafePointer($0) }
+    }
+}
+
+// MARK: - C callbacks
+
+/// readline's `rl_attempted_completion_function`.
+private func attemptCompletion(
+    _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    rl_attempted_completion_over = 1  // never fall back to file names
+    guard let buffer = rl_line_buffer, start >= 0, end >= start, end <= rl_end else { return nil }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                    count: Int(end))
+    let line = String(decoding: bytes, as: UTF8.self)
+    let wordStart = String(decoding: bytes[..<Int(start)], as: UTF8.self).count
+    let quote: Character? = rl_completion_quote_character == 0
+        ? nil : Character(Unicode.Scalar(UInt8(truncatingIfNeeded: rl_completion_quote_character)))
+    let typed = text.map { String(cString: $0) } ?? ""
+    let word = ReadlineCompletion.unescape(typed, quote: quote)
+
+    guard let candidates = ReadlineCompletion.candidates(
+        for: CompletionRequest(line: line, wordStart: wordStart, word: word)) else { return nil }
+    let entries = ReadlineCompletion.replacements(for: candidates, word: word, quote: quote)
+    guard !entries.isEmpty else { return nil }
+    if entries.count == 1, entries[0].hasSuffix("/") {
+        rl_completion_suppress_append = 1  // a directory: keep typing the path
+        rl_completion_suppress_quote = 1
+    }
+    return makeCStringArray(entries)
+}
+
+/// readline's `rl_char_is_quoted_p`: is the word-break character at `index` quoted?
+private func characterIsQuoted(_ line: UnsafeMutablePointer<CChar>?, _ index: Int32) -> Int32 {
+    guard let line else { return 0 }
+    let length = strlen(line)
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self),
+                                    count: length)
+    return ReadlineCompletion.isQuoted(Array(bytes), at: Int(index)) ? 1 : 0
+}
+
+/// A `malloc`ed, NULL-terminated array of `strdup`ed strings; readline frees both.
+private func makeCStringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    let size = MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (strings.count + 1)
+    guard let raw = malloc(size) else { return nil }
+    let array = raw.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: strings.count + 1)
+    for (index, string) in strings.enumerated() {
+        guard let copy = strdup(string) else {
+            for earlier in 0..<index { free(array[earlier]) }
+            free(raw)
+            return nil
+        }
+        array[index] = copy
+    }
+    array[strings.count] = nil
+    return array
+}
+
+extension Substring {
+    /// The longest common prefix, Character by Character.
+    func commonPrefix(with other: String) -> Substring {
+        var end = startIndex
+        var otherIndex = other.startIndex
+        while end < endIndex, otherIndex < other.endIndex, self[end] == other[otherIndex] {
+            formIndex(after: &end)
+            other.formIndex(after: &otherIndex)
+        }
+        return self[..<end]
+    }
+}

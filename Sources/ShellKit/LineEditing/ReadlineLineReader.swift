@@ -1,0 +1,182 @@
+// ReadlineLineReader: the interactive line editor — GNU readline with persistent history
+// and Tab completion — for when stdin is a terminal.
+
+@preconcurrency import CReadline
+import ShopCore
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// Reads lines with the system GNU readline: editing, history recall and Tab completion.
+///
+/// readline is one global state per process, so create one reader and use it from the main
+/// thread only (readline must run there for Ctrl-C to work; see ``Interrupt``). Creating a
+/// second reader replaces the first one's history list and completer.
+///
+/// - History: loaded from `historyFile` at creation, kept to `historyLimit` entries, written
+///   back by ``saveHistory()`` (file mode 0600, parent directory created). ``addHistory(_:)``
+///   skips empty lines, lines that start with a space (a way to keep a command out of the
+///   history) and a repeat of the previous entry.
+/// - Completion: Tab calls `completer` with a ``CompletionRequest``; see ``ReadlineCompletion``
+///   for how candidates are quoted and when a space follows them.
+/// - Output: the prompt and echo go to stderr when stdout is not a terminal, so only data
+///   reaches stdout (`shopsh > out.txt` still shows its prompt).
+/// - `~/.inputrc` sections `$if shopsh` apply (`rl_readline_name` is `shopsh`).
+///
+/// The prompt may contain ANSI colour sequences if each is wrapped in `\u{01}` … `\u{02}`
+/// so readline can measure the prompt's width.
+public final class ReadlineLineReader: LineReader {
+    /// The history file, or `nil` for a history that is not kept.
+    public let historyFile: String?
+    /// The most entries kept in memory and written to the file.
+    public let historyLimit: Int
+    /// Why the history file could not be read at creation, if it could not (a missing file is
+    /// not an error).
+    public private(set) var historyLoadError: ShopError?
+
+    /// Sets up readline, loads `historyFile` and installs `completer` for Tab.
+    ///
+    /// - Parameters:
+    ///   - historyFile: where history is kept, or `nil`; a missing file is created on save.
+    ///   - historyLimit: how many entries to keep (at least 0).
+    ///   - completer: the full candidates for the word at the cursor; called on the main
+    ///     thread while readline waits, so it should answer in milliseconds.
+    public init(historyFile: String?, historyLimit: Int = 2000,
+                completer: @escaping @Sendable (CompletionRequest) -> [String]) {
+        self.historyFile = historyFile
+        self.historyLimit = max(0, historyLimit)
+
+        rl_readline_name = ReadlineCompletion.permanentCString("shopsh")
+        if isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) == 0 {
+            rl_outstream = stderr
+        }
+        ReadlineCompletion.install(completer)
+
+        clear_history()
+        stifle_history(Int32(clamping: self.historyLimit))
+        if let historyFile {
+            let status = read_history(historyFile)
+            if status != 0 && status != ENOENT {
+                historyLoadError = .storage(
+                    "cannot read history file \(historyFile): \(String(cString: strerror(status)))")
+            }
+        }
+        using_history()
+    }
+
+    /// Shows `prompt` and lets the operator edit a line.
+    ///
+    /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (after moving to a new
+    /// line so the next output starts cleanly) or when the terminal goes away. Ctrl-C discards
+    /// the line and prompts again, once ``Interrupt/install()`` has run.
+    public func readLine(prompt: String) -> LineInput {
+        Interrupt.readlineWillRead()
+        let raw = readline(prompt)
+        Interrupt.readlineDidRead()
+        guard let raw else {
+            if let stream = rl_outstream ?? stdout {
+                fputs("\n", stream)
+                fflush(stream)
+            }
+            return .endOfInput
+        }
+        defer { free(raw) }
+        return .line(String(cString: raw))
+    }
+
+    /// Remembers `line`, unless it is empty or blank, starts with a space, or repeats the
+    /// previous entry.
+    public func addHistory(_ line: String) {
+        guard !line.isEmpty,
+              line.unicodeScalars.first != " ",
+              line.unicodeScalars.contains(where: { !$0.isBlank }),
+              line != lastHistoryEntry else { return }
+        add_history(line)
+    }
+
+    /// Writes the history to ``historyFile``; failures are ignored (use ``writeHistory()`` to
+    /// see them).
+    public func saveHistory() {
+        try? writeHistory()
+    }
+
+    /// Writes the history to ``historyFile`` (if any) with mode 0600, creating its directory
+    /// (mode 0700) if needed. The file is never readable by others, not even for a moment.
+    ///
+    /// - Throws: ``ShopError/storage(_:)`` if the directory or file cannot be written.
+    public func writeHistory() throws(ShopError) {
+        guard let historyFile else { return }
+        try Self.writeHistory(to: historyFile)
+    }
+
+    /// Saves the history when the process gets SIGTERM or SIGHUP, before it exits.
+    ///
+    /// A shortcut for ``Interrupt/onTermination(_:)`` with ``writeHistory()``.
+    public func saveHistoryOnTermination() {
+        guard let historyFile else { return }
+        Interrupt.onTermination { try? ReadlineLineReader.writeHistory(to: historyFile) }
+    }
+
+    /// Writes readline's history list to `path`; see ``writeHistory()``.
+    static func writeHistory(to path: String) throws(ShopError) {
+        let directory = parentDirectory(of: path)
+        try makeDirectories(directory)
+
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("cannot write history file \(path)", errno) }
+        let chmodStatus = fchmod(fd, 0o600)  // an existing file may have been more open
+        let chmodErrno = errno
+        close(fd)
+        guard chmodStatus == 0 else { throw failure("cannot protect history file \(path)", chmodErrno) }
+
+        let status = write_history(path)
+        guard status == 0 else { throw failure("cannot write history file \(path)", status) }
+        guard chmod(path, 0o600) == 0 else { throw failure("cannot protect history file \(path)", errno) }
+    }
+
+    /// The remembered lines, oldest first.
+    public var history: [String] {
+        guard let list = history_list() else { return [] }
+        var lines: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            if let text = entry.pointee.line { lines.append(String(cString: text)) }
+            index += 1
+        }
+        return lines
+    }
+
+    // MARK: - Helpers
+
+    private var lastHistoryEntry: String? {
+        guard history_length > 0,
+              let entry = history_get(history_base + history_length - 1),
+              let text = entry.pointee.line else { return nil }
+        return String(cString: text)
+    }
+
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `mkdir -p` with mode 0700 for the directories it creates.
+    static func makeDirectories(_ directory: String) throws(ShopError) {
+        guard !directory.isEmpty else { return }
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw failure("cannot create directory \(prefix)", errno)
+            }
+        }
+    }
+
+    private static func failure(_ what: String, _ code: Int32) -> ShopError {
+        .storage("\(what): \(String(cString: strerror(code)))")
+    }
+}

@@ -1,0 +1,41 @@
+// Basket and Favorite: what a customer is about to buy and what they like.
+
+/// One line of a basket: a product, how many, and its price now.
+public struct BasketLine: Hashable, Sendable {
+    public var userID: Int64
+    public var productID: Int64
+    public var sku: String
+    public var title: String
+    public var unitPrice: Money
+    public var discount: Percentage
+    public var quantity: Int
+
+    public init(userID: Int64, productID: Int64, sku: String, title: String, unitPrice: Money,
+                discount: Percentage, quantity: Int) {
+        self.userID = userID
+        self.productID = productID
+        self.sku = sku
+        self.title = title
+        self.unitPrice = unitPrice
+        self.discount = discount
+        self.quantity = quantity
+    }
+
+    /// Price times quantity, before the discount.
+    public var total: Money { unitPrice.times(quantity) }
+    /// The line total after the discount, rounded once.
+    public var discountedTotal: Money { total.discounted(by: discount) }
+}
+
+/// A product a user marked as a favourite.
+public struct Favorite: Hashable, Sendable {
+    public var userID: Int64
+    public var productID: Int64
+    public var addedAt: String
+
+    public init(userID: Int64, productID: Int64, addedAt: String) {
+        self.userID = userID
+        self.productID = productID
+        self.addedAt = addedAt
+    }
+}

@@ -1,0 +1,175 @@
+// ProductFileDecoder: turns a DummyJSON products file (JSON) or a products CSV into NewProducts.
+// Used by `products import` and by the demo-shop import, so both follow one set of rules.
+
+/// Decodes product files. Every record is checked; the first bad one is reported with its
+/// position and nothing is returned, so an import is all or nothing.
+public enum ProductFileDecoder {
+    /// The file formats `products import` understands.
+    public enum Format: String, Sendable {
+        case json, csv
+
+        /// Picks the format from the file name's extension or, failing that, the first byte.
+        public static func detect(path: String, bytes: [UInt8]) -> Format {
+            let lower = path.lowercased()
+            if lower.hasSuffix(".csv") { return .csv }
+            if lower.hasSuffix(".json") { return .json }
+            let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+            return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .csv
+        }
+    }
+
+    public static func decode(_ bytes: [UInt8], format: Format) throws(ShopError) -> [NewProduct] {
+        switch format {
+        case .json: return try decodeJSON(bytes)
+        case .csv: return try decodeCSV(bytes)
+        }
+    }
+
+    /// A DummyJSON array of products, or an object with a `products` array (the API's shape).
+    public static func decodeJSON(_ bytes: [UInt8]) throws(ShopError) -> [NewProduct] {
+        let document = try JSONParser.parse(bytes)
+        let elements: [JSONValue]
+        switch document {
+        case .array(let array):
+            elements = array
+        case .object(let object):
+            guard case .array(let array)? = object["products"] else {
+                throw .invalidInput("expected a JSON array of products or an object with a \"products\" array")
+            }
+            elements = array
+        default:
+            throw .invalidInput("expected a JSON array of products, found \(document.kindName)")
+        }
+        var products: [NewProduct] = []
+        products.reserveCapacity(elements.count)
+        for (offset, element) in elements.enumerated() {
+            guard case .object(let object) = element else {
+                throw .invalidInput("record \(offset + 1): expected an object, found \(element.kindName)")
+            }
+            let fields = JSONRecordFields(object: object)
+            products.append(try decodeRecord(fields, position: "record \(offset + 1) (line \(object.line))"))
+        }
+        return products
+    }
+
+    /// A CSV file whose header names the columns (snake_case as shopsh exports them, or DummyJSON's camelCase).
+    public static func decodeCSV(_ bytes: [UInt8]) throws(ShopError) -> [NewProduct] {
+        let records = try CSVReader.records(in: String(decoding: bytes, as: UTF8.self))
+        guard let header = records.first else { return [] }
+        let columns = header.fields.map { normalisedKey($0) }
+        var products: [NewProduct] = []
+        for (offset, record) in records.dropFirst().enumerated() {
+            let position = "record \(offset + 1) (line \(record.line))"
+            guard record.fields.count == columns.count else {
+                throw .invalidInput("\(position): \(record.fields.count) fields, the header has \(columns.count)")
+            }
+            var values: [String: String] = [:]
+            for (column, value) in zip(columns, record.fields) { values[column] = value }
+            products.append(try decodeRecord(CSVRecordFields(values: values), position: position))
+        }
+        return products
+    }
+
+    // MARK: - One record
+
+    private static func decodeRecord(_ fields: some RecordFields, position: String) throws(ShopError) -> NewProduct {
+        func fail(_ message: String) -> ShopError { .invalidInput("\(position): \(message)") }
+        func required(_ key: String) throws(ShopError) -> String {
+            guard let value = try fields.text(key), !value.trimmingASCIISpaces.isEmpty else { throw fail("missing \(key)") }
+            return value
+        }
+        do {
+            let title = try required("title")
+            let category = try required("category")
+            let priceText = try required("price")
+            let price = try Money.parse(priceText, currency: .usd)
+            let discount = try fields.text("discountpercentage").map { (text: String) throws(ShopError) in try Percentage.parse(text) } ?? .zero
+            let stock = try fields.text("stock").map { (text: String) throws(ShopError) -> Int in
+                guard let value = Int(text), value >= 0 else { throw ShopError.invalidInput("invalid stock \"\(text)\": expected a whole number ≥ 0") }
+                return value
+            } ?? 0
+            let rating = try fields.text("rating").map { (text: String) throws(ShopError) -> Rating in
+                guard let value = ExactDecimal.parse(text, maxScale: 2), value.units <= 500 else {
+                    throw ShopError.invalidInput("invalid rating \"\(text)\": expected 0 to 5 with at most 2 decimals")
+                }
+                return Rating(hundredths: Int(value.units))
+            } ?? Rating(hundredths: 0)
+            let minimum = try fields.text("minimumorderquantity").map { (text: String) throws(ShopError) -> Int in
+                guard let value = Int(text), value >= 1 else { throw ShopError.invalidInput("invalid minimum order quantity \"\(text)\"") }
+                return value
+            } ?? 1
+            let id = try fields.text("id").map { (text: String) throws(ShopError) -> Int64 in
+                guard let value = Int64(text), value > 0 else { throw ShopError.invalidInput("invalid id \"\(text)\": expected a whole number > 0") }
+                return value
+            }
+            let sku = try fields.text("sku").flatMap { $0.isEmpty ? nil : $0 }
+            let brand = try fields.text("brand").flatMap { $0.isEmpty ? nil : $0 }
+            return NewProduct(id: id, sku: sku, title: title, description: try fields.text("description") ?? "",
+                              category: category, brand: brand, price: price, discount: discount, stock: stock,
+                              rating: rating, tags: try fields.tags(), minimumOrderQuantity: minimum)
+        } catch {
+            if case .invalidInput(let message) = error, !message.hasPrefix(position) { throw fail(message) }
+            throw error
+        }
+    }
+
+    /// `discountPercentage`, `discount_percentage` and `Discount Percentage` all become `discountpercentage`.
+    static func normalisedKey(_ key: String) -> String {
+        String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != " " && $0 != "-" })
+    }
+}
+
+// MARK: - Field access over JSON objects and CSV rows
+
+private protocol RecordFields {
+    /// The value of a field (normalised key) as text, or nil when absent or null.
+    func text(_ key: String) throws(ShopError) -> String?
+    func tags() throws(ShopError) -> [String]
+}
+
+private struct JSONRecordFields: RecordFields {
+    let values: [String: JSONValue]
+
+    init(object: JSONObject) {
+        var values: [String: JSONValue] = [:]
+        for (key, value) in object.fields { values[ProductFileDecoder.normalisedKey(key)] = value }
+        self.values = values
+    }
+
+    func text(_ key: String) throws(ShopError) -> String? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case .number(let text)?: return text
+        case .bool(let flag)?: return flag ? "true" : "false"
+        case let other?: throw .invalidInput("\(key): expected text or a number, found \(other.kindName)")
+        }
+    }
+
+    func tags() throws(ShopError) -> [String] {
+        switch values["tags"] {
+        case nil, .null?: return []
+        case .array(let elements)?:
+            var tags: [String] = []
+            for element in elements {
+                guard case .string(let tag) = element else { throw .invalidInput("tags: expected strings") }
+                tags.append(tag)
+            }
+            return tags
+        case .string(let text)?: return CSVRecordFields.splitTags(text)
+        case let other?: throw .invalidInput("tags: expected an array of strings, found \(other.kindName)")
+        }
+    }
+}
+
+private struct CSVRecordFields: RecordFields {
+    let values: [String: String]
+
+    func text(_ key: String) throws(ShopError) -> String? { values[key] }
+
+    func tags() throws(ShopError) -> [String] { Self.splitTags(values["tags"] ?? "") }
+
+    static func splitTags(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0).trimmingASCIISpaces }.filter { !$0.isEmpty }
+    }
+}

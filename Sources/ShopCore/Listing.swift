@@ -1,0 +1,60 @@
+// Listing: sorting and paging requests that services push down to their stores.
+
+/// One sort key of a listing: a field name (as shown in output) and a direction.
+public struct SortKey: Hashable, Sendable {
+    public var field: String
+    public var descending: Bool
+
+    public init(field: String, descending: Bool = false) {
+        self.field = field
+        self.descending = descending
+    }
+
+    /// Parses `price`, `price:desc` or `price:asc`; several keys are separated by commas.
+    public static func parseList(_ text: String) throws(ShopError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+            let field = String(pieces[0]).trimmingASCIISpaces
+            guard !field.isEmpty, pieces.count <= 2 else {
+                throw .invalidInput("invalid sort \"\(text)\": expected field[:asc|:desc], e.g. price:desc")
+            }
+            var descending = false
+            if pieces.count == 2 {
+                switch pieces[1].lowercased() {
+                case "asc": descending = false
+                case "desc": descending = true
+                default: throw .invalidInput("invalid sort direction \"\(pieces[1])\": expected asc or desc")
+                }
+            }
+            keys.append(SortKey(field: field, descending: descending))
+        }
+        return keys
+    }
+}
+
+/// Which slice of a listing to return, in what order.
+public struct Page: Hashable, Sendable {
+    public var sort: [SortKey]
+    /// nil means every row.
+    public var limit: Int?
+    public var offset: Int
+
+    public init(sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0) {
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+
+    public static let all = Page()
+}
+
+extension String {
+    /// The string without leading and trailing ASCII spaces and tabs.
+    public var trimmingASCIISpaces: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

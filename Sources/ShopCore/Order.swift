@@ -1,0 +1,62 @@
+// Order: what checkout made of a basket, with prices as sold.
+
+/// Where an order is in its life: placed → paid → shipped → delivered; placed/paid → cancelled.
+public enum OrderStatus: String, CaseIterable, Hashable, Sendable {
+    case placed, paid, shipped, delivered, cancelled
+
+    /// The statuses this one may move to.
+    public var allowedNext: [OrderStatus] {
+        switch self {
+        case .placed: return [.paid, .cancelled]
+        case .paid: return [.shipped, .cancelled]
+        case .shipped: return [.delivered]
+        case .delivered, .cancelled: return []
+        }
+    }
+}
+
+/// One line of an order, frozen at checkout.
+public struct OrderLine: Hashable, Sendable {
+    public var productID: Int64?
+    public var sku: String
+    public var title: String
+    public var unitPrice: Money
+    public var discount: Percentage
+    public var quantity: Int
+
+    public init(productID: Int64?, sku: String, title: String, unitPrice: Money, discount: Percentage, quantity: Int) {
+        self.productID = productID
+        self.sku = sku
+        self.title = title
+        self.unitPrice = unitPrice
+        self.discount = discount
+        self.quantity = quantity
+    }
+
+    public var total: Money { unitPrice.times(quantity) }
+    public var discountedTotal: Money { total.discounted(by: discount) }
+}
+
+/// An order placed by a user.
+public struct Order: Hashable, Sendable, Identifiable {
+    public var id: Int64
+    public var userID: Int64
+    public var status: OrderStatus
+    public var total: Money
+    public var discountedTotal: Money
+    public var createdAt: String
+    public var updatedAt: String
+    public var lines: [OrderLine]
+
+    public init(id: Int64, userID: Int64, status: OrderStatus, total: Money, discountedTotal: Money,
+                createdAt: String, updatedAt: String, lines: [OrderLine] = []) {
+        self.id = id
+        self.userID = userID
+        self.status = status
+        self.total = total
+        self.discountedTotal = discountedTotal
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lines = lines
+    }
+}

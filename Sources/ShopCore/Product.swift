@@ -1,0 +1,161 @@
+// Product and Category: the catalogue's domain types.
+
+/// A product in the catalogue. Prices are in the shop's base currency.
+public struct Product: Hashable, Sendable, Identifiable {
+    public var id: Int64
+    public var sku: String
+    public var title: String
+    public var description: String
+    public var category: String
+    public var brand: String?
+    public var price: Money
+    public var discount: Percentage
+    public var stock: Int
+    public var rating: Rating
+    public var tags: [String]
+    /// DummyJSON's minimum order quantity: shown, not enforced.
+    public var minimumOrderQuantity: Int
+
+    public init(id: Int64, sku: String, title: String, description: String = "", category: String,
+                brand: String? = nil, price: Money, discount: Percentage = .zero, stock: Int = 0,
+                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1) {
+        self.id = id
+        self.sku = sku
+        self.title = title
+        self.description = description
+        self.category = category
+        self.brand = brand
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+        self.rating = rating
+        self.tags = tags
+        self.minimumOrderQuantity = minimumOrderQuantity
+    }
+
+    /// The price after the product's discount, rounded once to the minor unit.
+    public var discountedPrice: Money { price.discounted(by: discount) }
+}
+
+/// A new product as an operator describes it; the store assigns the id (and a SKU if none is given).
+public struct NewProduct: Hashable, Sendable {
+    /// The id to use if it is free (imports keep a file's ids); nil lets the store choose.
+    public var id: Int64?
+    public var sku: String?
+    public var title: String
+    public var description: String
+    public var category: String
+    public var brand: String?
+    public var price: Money
+    public var discount: Percentage
+    public var stock: Int
+    public var rating: Rating
+    public var tags: [String]
+    public var minimumOrderQuantity: Int
+
+    public init(id: Int64? = nil, sku: String? = nil, title: String, description: String = "", category: String,
+                brand: String? = nil, price: Money, discount: Percentage = .zero, stock: Int = 0,
+                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1) {
+        self.id = id
+        self.sku = sku
+        self.title = title
+        self.description = description
+        self.category = category
+        self.brand = brand
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+        self.rating = rating
+        self.tags = tags
+        self.minimumOrderQuantity = minimumOrderQuantity
+    }
+}
+
+/// Changes to a product: nil fields stay as they are.
+public struct ProductChanges: Hashable, Sendable {
+    public var sku: String?
+    public var title: String?
+    public var description: String?
+    public var category: String?
+    public var brand: String?
+    public var price: Money?
+    public var discount: Percentage?
+    public var stock: Int?
+
+    public init(sku: String? = nil, title: String? = nil, description: String? = nil, category: String? = nil,
+                brand: String? = nil, price: Money? = nil, discount: Percentage? = nil, stock: Int? = nil) {
+        self.sku = sku
+        self.title = title
+        self.description = description
+        self.category = category
+        self.brand = brand
+        self.price = price
+        self.discount = discount
+        self.stock = stock
+    }
+
+    public var isEmpty: Bool { self == ProductChanges() }
+}
+
+/// A category: a slug and how many products carry it.
+public struct Category: Hashable, Sendable {
+    public var slug: String
+    public var productCount: Int
+
+    public init(slug: String, productCount: Int) {
+        self.slug = slug
+        self.productCount = productCount
+    }
+}
+
+/// Which products a listing shows.
+public struct ProductFilter: Hashable, Sendable {
+    public var category: String?
+    /// Case-insensitive text matched against title, description, brand and SKU.
+    public var search: String?
+    public var minPrice: Money?
+    public var maxPrice: Money?
+    public var inStockOnly: Bool
+
+    public init(category: String? = nil, search: String? = nil, minPrice: Money? = nil,
+                maxPrice: Money? = nil, inStockOnly: Bool = false) {
+        self.category = category
+        self.search = search
+        self.minPrice = minPrice
+        self.maxPrice = maxPrice
+        self.inStockOnly = inStockOnly
+    }
+}
+
+/// A stock adjustment: `+N`, `-N` or `=N`.
+public enum StockChange: Hashable, Sendable {
+    case add(Int)
+    case remove(Int)
+    case set(Int)
+
+    /// Parses `+5`, `-3` or `=10`.
+    public static func parse(_ text: String) throws(ShopError) -> StockChange {
+        let body = String(text.dropFirst())
+        guard let first = text.first, let amount = Int(body), amount >= 0, amount <= 1_000_000_000,
+              body.allSatisfy(\.isASCII), body.first != "+", body.first != "-" else {
+            throw .invalidInput("invalid stock change \"\(text)\": expected +N, -N or =N with a whole number N")
+        }
+        switch first {
+        case "+": return .add(amount)
+        case "-": return .remove(amount)
+        case "=": return .set(amount)
+        default: throw .invalidInput("invalid stock change \"\(text)\": expected +N, -N or =N with a whole number N")
+        }
+    }
+}
+
+/// The outcome of importing a file of products.
+public struct ImportSummary: Hashable, Sendable {
+    public var inserted: Int
+    public var updated: Int
+
+    public init(inserted: Int, updated: Int) {
+        self.inserted = inserted
+        self.updated = updated
+    }
+}

@@ -1,0 +1,30 @@
+// ProductService: the catalogue, as every store provides it.
+
+/// The product catalogue. PRODUCT references are an id or a SKU.
+public protocol ProductService: Sendable {
+    /// Calls `body` for each product that passes `filter`, in `page` order, streaming:
+    /// a store never holds the whole listing in memory.
+    func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws
+    /// How many products pass `filter`.
+    func countProducts(_ filter: ProductFilter) async throws -> Int
+    /// The product with this id or SKU; `ShopError.notFound` otherwise.
+    func product(_ reference: String) async throws -> Product
+    /// Every category with its product count, by slug.
+    func categories() async throws -> [Category]
+    /// Adds a product; the SKU must be unique (one is made up from the category and id if absent).
+    func addProduct(_ product: NewProduct) async throws -> Product
+    /// Applies `changes` to one product and returns it as stored.
+    func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product
+    /// Deletes a product (and its basket and favourite lines; orders keep their copies).
+    func deleteProduct(_ reference: String) async throws -> Product
+    /// Adjusts stock; it never goes below zero (`-N` beyond the stock is refused).
+    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product
+    /// Inserts or updates (matched by SKU) all `products` in one transaction: all or nothing.
+    func importProducts(_ products: [NewProduct]) async throws -> ImportSummary
+}
+
+/// Field names a product listing can be sorted by (they match the output's keys).
+public enum ProductSortField {
+    public static let all = ["id", "sku", "title", "category", "brand", "price", "discount_percentage",
+                             "stock", "rating"]
+}

@@ -1,0 +1,35 @@
+// ShopError: the one error type of the shop; every case carries a message a person can act on.
+
+/// An error whose message is shown to the operator as one line (`error: <message>`).
+public enum ShopError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Input that does not have the right shape (an amount, a quantity, a flag value).
+    case invalidInput(String)
+    /// Something named does not exist (a product id, a user, a file).
+    case notFound(String)
+    /// The request is well-formed but conflicts with the shop's state (duplicate SKU, no stock).
+    case conflict(String)
+    /// The command was used wrongly (unknown command or flag); exits with status 2.
+    case usage(String)
+    /// The storage layer failed (file not writable, corrupt database).
+    case storage(String)
+    /// The operator pressed Ctrl-C.
+    case interrupted
+
+    public var message: String {
+        switch self {
+        case .invalidInput(let text), .notFound(let text), .conflict(let text),
+             .usage(let text), .storage(let text):
+            return text
+        case .interrupted:
+            return "interrupted"
+        }
+    }
+
+    public var description: String { message }
+
+    /// Whether this error is the operator's misuse of a command (exit status 2) rather than a failure.
+    public var isUsageError: Bool {
+        if case .usage = self { return true }
+        return false
+    }
+}

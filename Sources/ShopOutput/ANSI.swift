@@ -1,0 +1,7 @@
+// ANSI: the few terminal escape sequences the table uses when colour is on.
+
+/// SGR escape sequences.
+enum ANSI {
+    static let bold = "\u{1B}[1m"
+    static let reset = "\u{1B}[0m"
+}

@@ -1,0 +1,28 @@
+// RenderOptions: everything a command's flags and the terminal decide about rendering.
+
+/// How to render one listing or record; built by the caller from flags and the environment.
+public struct RenderOptions: Sendable {
+    /// The output format.
+    public var format: OutputFormat
+    /// Which columns to show, in this order (`--fields price,id`); nil shows all columns.
+    /// An unknown name makes rendering throw `ShopError.invalidInput`.
+    public var fields: [String]?
+    /// Whether to print the header row (`--no-header` sets false); csv, tsv and table.
+    public var header: Bool
+    /// When true (`--wide`), table cells are never cut to fit the terminal.
+    public var wide: Bool
+    /// Whether to colour the table; already resolved by the caller (see `ColorMode.isEnabled`).
+    public var color: Bool
+    /// The terminal's width in columns; nil means do not cut to a width.
+    public var terminalWidth: Int?
+
+    public init(format: OutputFormat, fields: [String]? = nil, header: Bool = true, wide: Bool = false,
+                color: Bool = false, terminalWidth: Int? = nil) {
+        self.format = format
+        self.fields = fields
+        self.header = header
+        self.wide = wide
+        self.color = color
+        self.terminalWidth = terminalWidth
+    }
+}

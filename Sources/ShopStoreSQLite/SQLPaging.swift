@@ -1,0 +1,35 @@
+// SQLPaging: turns a listing's sort keys, limit and offset into SQL, with field names checked.
+
+import ShopCore
+
+enum SQLPaging {
+    /// ` ORDER BY … LIMIT … OFFSET …` for `page`; an unknown sort field is an error listing the known ones.
+    static func clause(_ page: Page, sortColumns: [String: String], tieBreaker: String) throws(ShopError) -> String {
+        var terms: [String] = []
+        for key in page.sort {
+            guard let column = sortColumns[key.field] else {
+                throw .invalidInput("cannot sort by \"\(key.field)\"; sortable fields: \(sortColumns.keys.sorted().joined(separator: ", "))")
+            }
+            terms.append(column + (key.descending ? " DESC" : ""))
+        }
+        terms.append(tieBreaker)
+        var sql = " ORDER BY " + terms.joined(separator: ", ")
+        if let limit = page.limit {
+            sql += " LIMIT \(max(0, limit))"
+        } else if page.offset > 0 {
+            sql += " LIMIT -1"
+        }
+        if page.offset > 0 { sql += " OFFSET \(page.offset)" }
+        return sql
+    }
+
+    /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,272 @@
+// SQLiteProductService: the catalogue on SQLite. Listings stream from a cursor.
+
+import GRDB
+import ShopCore
+
+/// `ProductService` on a SQLite store.
+struct SQLiteProductService: ProductService {
+    let pool: DatabasePool
+
+    static let columns = """
+        id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
+        rating_hundredths, tags, minimum_order_quantity
+        """
+
+    /// Output field name → SQL expression, for `--sort`.
+    static let sortColumns: [String: String] = [
+        "id": "id", "sku": "sku", "title": "title COLLATE NOCASE", "category": "category",
+        "brand": "brand COLLATE NOCASE", "price": "price_minor", "discount_percentage": "discount_hundredths",
+        "stock": "stock", "rating": "rating_hundredths",
+    ]
+
+    // MARK: - Reading
+
+    func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
+        var (sql, arguments) = Self.selectSQL(filter)
+        sql += try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id")
+        try pool.shopRead { db in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try cursor.next() {
+                try body(Self.product(row))
+            }
+        }
+    }
+
+    func countProducts(_ filter: ProductFilter) async throws -> Int {
+        let (where_, arguments) = Self.whereClause(filter)
+        return try pool.shopRead { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM products" + where_, arguments: arguments) ?? 0
+        }
+    }
+
+    func product(_ reference: String) async throws -> Product {
+        try pool.shopRead { db in try Self.find(db, reference) }
+    }
+
+    func categories() async throws -> [Category] {
+        try pool.shopRead { db in
+            try Row.fetchAll(db, sql: "SELECT category, count(*) FROM products GROUP BY category ORDER BY category")
+                .map { Category(slug: $0[0], productCount: $0[1]) }
+        }
+    }
+
+    // MARK: - Writing
+
+    func addProduct(_ new: NewProduct) async throws -> Product {
+        try pool.shopWrite { db in try Self.insert(db, new) }
+    }
+
+    func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
+        guard !changes.isEmpty else { throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount") }
+        return try pool.shopWrite { db in
+            let product = try Self.find(db, reference)
+            try Self.apply(db, changes, to: product.id)
+            return try Self.find(db, String(product.id))
+        }
+    }
+
+    func deleteProduct(_ reference: String) async throws -> Product {
+        try pool.shopWrite { db in
+            let product = try Self.find(db, reference)
+            try db.execute(sql: "DELETE FROM products WHERE id = ?", arguments: [product.id])
+            return product
+        }
+    }
+
+    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
+        try pool.shopWrite { db in
+            let product = try Self.find(db, reference)
+            let newStock: Int
+            switch change {
+            case .add(let amount): newStock = product.stock + amount
+            case .set(let amount): newStock = amount
+            case .remove(let amount):
+                guard amount <= product.stock else {
+                    throw ShopError.conflict("cannot remove \(amount) from product \(product.id) (\(product.sku)): only \(product.stock) in stock")
+                }
+                newStock = product.stock - amount
+            }
+            guard newStock <= 1_000_000_000 else { throw ShopError.invalidInput("stock would exceed 1000000000") }
+            try db.execute(sql: "UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+                           arguments: [newStock, product.id])
+            var updated = product
+            updated.stock = newStock
+            return updated
+        }
+    }
+
+    func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
+        try pool.shopWrite { db in try Self.importAll(db, products) }
+    }
+
+    // MARK: - Shared SQL (also used by the demo import)
+
+    static func importAll(_ db: Database, _ products: [NewProduct]) throws -> ImportSummary {
+        var summary = ImportSummary(inserted: 0, updated: 0)
+        for (offset, new) in products.enumerated() {
+            do {
+                if let sku = new.sku,
+                   let existingID = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) {
+                    try apply(db, ProductChanges(title: new.title, description: new.description, category: new.category,
+                                                 brand: new.brand, price: new.price, discount: new.discount, stock: new.stock),
+                              to: existingID)
+                    try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
+                                   arguments: [new.rating.hundredths, encodeTags(new.tags), new.minimumOrderQuantity, existingID])
+                    summary.updated += 1
+                } else {
+                    _ = try insert(db, new)
+                    summary.inserted += 1
+                }
+            } catch let error as ShopError {
+                throw ShopError.invalidInput("record \(offset + 1): \(error.message)")
+            }
+        }
+        return summary
+    }
+
+    static func insert(_ db: Database, _ new: NewProduct) throws -> Product {
+        try validate(title: new.title, category: new.category, price: new.price, stock: new.stock)
+        if let sku = new.sku {
+            try validateSKU(sku)
+            if try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) != nil {
+                throw ShopError.conflict("a product with SKU \(sku) already exists")
+            }
+        }
+        let id: Int64
+        if let requested = new.id,
+           try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE id = ?", arguments: [requested]) == nil {
+            id = requested
+        } else {
+            id = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM products") ?? 0) + 1
+        }
+        let sku = new.sku ?? makeSKU(category: new.category, id: id)
+        try db.execute(sql: """
+            INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
+                                  stock, rating_hundredths, tags, minimum_order_quantity)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, sku, new.title, new.description, new.category, new.brand, new.price.minorUnits,
+                             new.discount.hundredths, new.stock, new.rating.hundredths, encodeTags(new.tags),
+                             new.minimumOrderQuantity])
+        return try find(db, String(id))
+    }
+
+    static func apply(_ db: Database, _ changes: ProductChanges, to id: Int64) throws {
+        var assignments: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        func set(_ column: String, _ value: (any DatabaseValueConvertible)?) {
+            guard let value else { return }
+            assignments.append("\(column) = ?")
+            arguments.append(value)
+        }
+        if let title = changes.title { try validate(title: title) }
+        if let category = changes.category { try validate(category: category) }
+        if let price = changes.price { try validate(price: price) }
+        if let stock = changes.stock { try validate(stock: stock) }
+        if let sku = changes.sku {
+            try validateSKU(sku)
+            if let other = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ? AND id <> ?", arguments: [sku, id]) {
+                throw ShopError.conflict("SKU \(sku) already belongs to product \(other)")
+            }
+        }
+        set("sku", changes.sku)
+        set("title", changes.title)
+        set("description", changes.description)
+        set("category", changes.category)
+        set("brand", changes.brand.map { $0.isEmpty ? DatabaseValue.null : $0.databaseValue })
+        set("price_minor", changes.price?.minorUnits)
+        set("discount_hundredths", changes.discount?.hundredths)
+        set("stock", changes.stock)
+        guard !assignments.isEmpty else { return }
+        assignments.append("updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')")
+        arguments.append(id)
+        try db.execute(sql: "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                       arguments: StatementArguments(arguments))
+    }
+
+    /// The product whose id or SKU is `reference`.
+    static func find(_ db: Database, _ reference: String) throws -> Product {
+        let trimmed = reference.trimmingASCIISpaces
+        if let id = Int64(trimmed),
+           let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM products WHERE id = ?", arguments: [id]) {
+            return product(row)
+        }
+        if let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM products WHERE sku = ?", arguments: [trimmed]) {
+            return product(row)
+        }
+        throw ShopError.notFound("no product with id or SKU \"\(reference)\"")
+    }
+
+    // MARK: - Rows and filters
+
+    static func product(_ row: Row) -> Product {
+        Product(id: row[0], sku: row[1], title: row[2], description: row[3], category: row[4], brand: row[5],
+                price: Money(minorUnits: row[6], currency: .usd), discount: Percentage(hundredths: row[7]),
+                stock: row[8], rating: Rating(hundredths: row[9]), tags: decodeTags(row[10]),
+                minimumOrderQuantity: row[11])
+    }
+
+    static func selectSQL(_ filter: ProductFilter) -> (String, StatementArguments) {
+        let (where_, arguments) = whereClause(filter)
+        return ("SELECT \(columns) FROM products" + where_, arguments)
+    }
+
+    static func whereClause(_ filter: ProductFilter) -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let category = filter.category {
+            conditions.append("category = ?")
+            arguments.append(category)
+        }
+        if let search = filter.search, !search.isEmpty {
+            let pattern = "%" + SQLPaging.escapeLike(search) + "%"
+            conditions.append("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')")
+            arguments.append(contentsOf: [pattern, pattern, pattern, pattern])
+        }
+        if let minimum = filter.minPrice {
+            conditions.append("price_minor >= ?")
+            arguments.append(minimum.minorUnits)
+        }
+        if let maximum = filter.maxPrice {
+            conditions.append("price_minor <= ?")
+            arguments.append(maximum.minorUnits)
+        }
+        if filter.inStockOnly { conditions.append("stock > 0") }
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, StatementArguments(arguments))
+    }
+
+    // MARK: - Validation
+
+    static func validate(title: String? = nil, category: String? = nil, price: Money? = nil, stock: Int? = nil) throws {
+        if let title, title.trimmingASCIISpaces.isEmpty { throw ShopError.invalidInput("title must not be empty") }
+        if let category {
+            guard !category.isEmpty, category.utf8.allSatisfy({ byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            }) else {
+                throw ShopError.invalidInput("invalid category \"\(category)\": use a slug of lower-case letters, digits and '-', like kitchen-accessories")
+            }
+        }
+        if let price, price.minorUnits < 0 { throw ShopError.invalidInput("price must not be negative") }
+        if let stock, stock < 0 || stock > 1_000_000_000 { throw ShopError.invalidInput("stock must be from 0 to 1000000000") }
+    }
+
+    static func validateSKU(_ sku: String) throws {
+        guard !sku.isEmpty, sku.count <= 64, sku.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw ShopError.invalidInput("invalid SKU \"\(sku)\": use up to 64 printable ASCII characters without spaces")
+        }
+        if Int64(sku) != nil { throw ShopError.invalidInput("invalid SKU \"\(sku)\": a SKU must not be a plain number (numbers are product ids)") }
+    }
+
+    /// `KIT-000195` for a product added without a SKU.
+    static func makeSKU(category: String, id: Int64) -> String {
+        let prefix = String(category.uppercased().filter { $0.isLetter }.prefix(3))
+        let number = String(id)
+        return (prefix.isEmpty ? "PRD" : prefix) + "-" + String(repeating: "0", count: max(0, 6 - number.count)) + number
+    }
+
+    static func encodeTags(_ tags: [String]) -> String { tags.joined(separator: ",") }
+
+    static func decodeTags(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+    }
+}

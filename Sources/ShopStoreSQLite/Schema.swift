@@ -1,0 +1,112 @@
+// Schema: the SQLite tables, indexes and migrations of a shop store.
+
+import GRDB
+
+/// The store's migrations. Each one runs once, in a transaction, in order.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: shop") { db in
+            try db.execute(sql: """
+                CREATE TABLE shop_meta (
+                    key   TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE products (
+                    id                     INTEGER PRIMARY KEY,
+                    sku                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    title                  TEXT NOT NULL,
+                    description            TEXT NOT NULL DEFAULT '',
+                    category               TEXT NOT NULL,
+                    brand                  TEXT,
+                    price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
+                    discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN 0 AND 10000),
+                    stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
+                    rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
+                    tags                   TEXT NOT NULL DEFAULT '',
+                    minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
+                    created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                    updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                CREATE INDEX products_by_category ON products(category, id);
+                CREATE INDEX products_by_price ON products(price_minor, id);
+                CREATE INDEX products_by_title ON products(title COLLATE NOCASE);
+
+                CREATE TABLE users (
+                    id            INTEGER PRIMARY KEY,
+                    username      TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    first_name    TEXT NOT NULL DEFAULT '',
+                    last_name     TEXT NOT NULL DEFAULT '',
+                    phone         TEXT,
+                    role          TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('admin', 'moderator', 'user')),
+                    status        TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled')),
+                    password_hash TEXT,
+                    created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+
+                CREATE TABLE basket_lines (
+                    user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                    quantity   INTEGER NOT NULL CHECK (quantity > 0),
+                    added_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                    PRIMARY KEY (user_id, product_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX basket_lines_by_product ON basket_lines(product_id);
+
+                CREATE TABLE favorites (
+                    user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                    added_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                    PRIMARY KEY (user_id, product_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX favorites_by_product ON favorites(product_id);
+
+                CREATE TABLE orders (
+                    id                     INTEGER PRIMARY KEY,
+                    user_id                INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    customer               TEXT NOT NULL,
+                    status                 TEXT NOT NULL DEFAULT 'placed'
+                                           CHECK (status IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                    currency               TEXT NOT NULL,
+                    total_minor            INTEGER NOT NULL,
+                    discounted_total_minor INTEGER NOT NULL,
+                    created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                    updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                CREATE INDEX orders_by_user ON orders(user_id, created_at);
+                CREATE INDEX orders_by_status ON orders(status, created_at);
+                CREATE INDEX orders_by_created ON orders(created_at);
+
+                CREATE TABLE order_lines (
+                    order_id            INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                    line_number         INTEGER NOT NULL,
+                    product_id          INTEGER REFERENCES products(id) ON DELETE SET NULL,
+                    sku                 TEXT NOT NULL,
+                    title               TEXT NOT NULL,
+                    unit_price_minor    INTEGER NOT NULL,
+                    discount_hundredths INTEGER NOT NULL,
+                    quantity            INTEGER NOT NULL CHECK (quantity > 0),
+                    PRIMARY KEY (order_id, line_number)
+                ) WITHOUT ROWID;
+                CREATE INDEX order_lines_by_product ON order_lines(product_id);
+
+                CREATE TABLE currencies (
+                    code        TEXT PRIMARY KEY,
+                    name        TEXT NOT NULL,
+                    minor_units INTEGER
+                ) WITHOUT ROWID;
+
+                CREATE TABLE currency_rates (
+                    date TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    rate TEXT NOT NULL,
+                    PRIMARY KEY (code, date)
+                ) WITHOUT ROWID;
+                CREATE INDEX currency_rates_by_date ON currency_rates(date);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,48 @@
+// GlobalOptions: the flags of the `shopsh` binary itself (modes, store, output defaults).
+
+import ArgumentParser
+import ShellKit
+
+/// `shopsh [OPTIONS] [COMMAND …]`.
+struct GlobalOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shopsh",
+        abstract: "A shell for running an online shop from the terminal.",
+        discussion: """
+            Without a command, shopsh opens an interactive prompt (or, when standard input is not a \
+            terminal, runs the commands it reads there). `shopsh init` creates a store. Type `help` \
+            at the prompt for the commands.
+            """,
+        version: "0.1.0")
+
+    @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run this command (repeatable).", valueName: "command"))
+    var commands: [String] = []
+
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in this file (repeatable).", valueName: "file"))
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp("The store file (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Flag(name: .customLong("continue-on-error"), help: "In batch mode, run every command even after a failure (exit 1 if any failed).")
+    var continueOnError = false
+
+    @OptionGroup(title: "Output defaults for every command") var output: OutputOptions
+    @OptionGroup(title: "Listing defaults for every command") var paging: PagingOptions
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("A command to run, e.g. products list --all.", valueName: "command"))
+    var words: [String] = []
+}
+
+/// `shopsh init [--empty] [--store PATH]`.
+struct InitOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shopsh init",
+        abstract: "Create a store: the demo shop, or an empty one with --empty.")
+
+    @Flag(help: "Create the store without the demo shop.")
+    var empty = false
+
+    @Option(help: ArgumentHelp("Where to create it (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "path"))
+    var store: String?
+}

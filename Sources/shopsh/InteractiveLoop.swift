@@ -1,0 +1,42 @@
+// InteractiveLoop: the readline prompt: history, Tab completion, Ctrl-C, continuation lines.
+
+import Foundation
+import ShellKit
+import ShopStoreSQLite
+
+/// The interactive shell on a terminal. Runs on the main thread (readline needs it);
+/// each command runs on the concurrency pool while the main thread waits.
+struct InteractiveLoop {
+    let shell: Shell
+    let storePath: String
+    let environment: [String: String]
+
+    func run() -> Int32 {
+        Interrupt.install()
+        let engine = CompletionEngine(shell: shell)
+        let reader = ReadlineLineReader(
+            historyFile: StoreLocation.historyPath(forStore: storePath, environment: environment),
+            completer: { request in engine.complete(request) })
+        // Saving history on SIGTERM/SIGHUP runs on another thread while this one may be inside
+        // readline; write_history only reads the history list, so that is safe enough.
+        nonisolated(unsafe) let readerForSignals = reader
+        Interrupt.onTermination { readerForSignals.saveHistory() }
+        var accumulator = ScriptAccumulator()
+        var lineNumber = 0
+        var lastOutcome = CommandOutcome.success
+        while !shell.exitRequested {
+            let prompt = accumulator.isContinuing ? "…> " : "\(shell.session.storeName)> "
+            guard case .line(let line) = reader.readLine(prompt: prompt) else {
+                FileHandle.standardError.write(Data("\n".utf8))
+                break
+            }
+            lineNumber += 1
+            guard let command = accumulator.feed(line, lineNumber: lineNumber) else { continue }
+            reader.addHistory(command.text)
+            lastOutcome = Blocking.run { [shell] in await shell.execute(line: command.text) }
+        }
+        reader.saveHistory()
+        _ = lastOutcome
+        return 0
+    }
+}

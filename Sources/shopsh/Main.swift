@@ -1,0 +1,243 @@
+// Main: picks the store and the mode (prompt, -c, -f, stdin batch, init) and runs it.
+
+import ArgumentParser
+import Foundation
+import ShellKit
+import ShopCore
+import ShopOutput
+import ShopStoreSQLite
+
+@main
+enum Main {
+    static func main() {
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        let status: Int32
+        if arguments.first == "init" {
+            status = runInit(Array(arguments.dropFirst()), environment: environment)
+        } else {
+            status = run(arguments, environment: environment)
+        }
+        exit(status)
+    }
+
+    // MARK: - Modes
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let options: GlobalOptions
+        switch parse(GlobalOptions.self, arguments) {
+        case .parsed(let parsed): options = parsed
+        case .exit(let status): return status
+        }
+        let terminal = Terminal.current()
+        let store: SQLiteStore
+        do {
+            store = try openStore(explicitPath: options.store, environment: environment, terminal: terminal)
+        } catch {
+            printError(error.message)
+            return 1
+        }
+        let session = Session(storeName: StoreLocation.storeName(store.path), environment: environment)
+        if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
+            printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        apply(options, to: session)
+        let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
+                          environment: environment)
+
+        let batch = batchSteps(arguments, options: options)
+        if !batch.isEmpty {
+            return Blocking.run { await runBatch(batch, shell: shell, continueOnError: options.continueOnError) }
+        }
+        if !options.words.isEmpty {
+            let words = options.words.first == "--" ? Array(options.words.dropFirst()) : options.words
+            return status(Blocking.run { await shell.execute(words: words) })
+        }
+        if !terminal.stdinIsTerminal {
+            return runStdinBatch(shell: shell, continueOnError: options.continueOnError)
+        }
+        return InteractiveLoop(shell: shell, storePath: store.path, environment: environment).run()
+    }
+
+    /// The `-c` and `-f` arguments in the order they were given.
+    enum BatchStep: Sendable {
+        case command(String, label: String)
+        case file(String)
+    }
+
+    static func batchSteps(_ arguments: [String], options: GlobalOptions) -> [BatchStep] {
+        var steps: [BatchStep] = []
+        var commandIndex = 0
+        var index = 0
+        let several = options.commands.count > 1
+        func addCommand(_ text: String) {
+            commandIndex += 1
+            steps.append(.command(text, label: several ? "-c[\(commandIndex)]" : "-c"))
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if !options.words.isEmpty, index >= arguments.count - options.words.count { break }
+            switch argument {
+            case "-c", "--command":
+                if index + 1 < arguments.count { addCommand(arguments[index + 1]) }
+                index += 1
+            case "-f", "--file":
+                if index + 1 < arguments.count { steps.append(.file(arguments[index + 1])) }
+                index += 1
+            default:
+                if argument.hasPrefix("--command=") { addCommand(String(argument.dropFirst(10))) }
+                else if argument.hasPrefix("--file=") { steps.append(.file(String(argument.dropFirst(7)))) }
+                else if argument.hasPrefix("-c"), argument.count > 2, !argument.hasPrefix("--") { addCommand(String(argument.dropFirst(2))) }
+                else if argument.hasPrefix("-f"), argument.count > 2, !argument.hasPrefix("--") { steps.append(.file(String(argument.dropFirst(2)))) }
+                else if takesValue(argument) { index += 1 }
+            }
+            index += 1
+        }
+        return steps
+    }
+
+    /// Global options whose value is the next argument (so that value is not read as -c or -f).
+    static func takesValue(_ argument: String) -> Bool {
+        ["--store", "-o", "--format", "--fields", "--color", "--sort", "--limit", "--offset"].contains(argument)
+    }
+
+    static func runBatch(_ steps: [BatchStep], shell: Shell, continueOnError: Bool) async -> Int32 {
+        var worst = CommandOutcome.success
+        for step in steps {
+            let outcome: CommandOutcome
+            switch step {
+            case .command(let text, let label):
+                outcome = await shell.run(script: ScriptReader.commands(in: text), label: label, continueOnError: continueOnError)
+            case .file(let path):
+                outcome = await shell.run(file: path, continueOnError: continueOnError)
+            }
+            worst = Shell.worse(worst, outcome)
+            if shell.exitRequested || (outcome != .success && !continueOnError) { break }
+        }
+        return status(worst)
+    }
+
+    /// Commands read from a pipe or file on stdin, each run as soon as it is complete.
+    static func runStdinBatch(shell: Shell, continueOnError: Bool) -> Int32 {
+        let reader = PlainLineReader()
+        var accumulator = ScriptAccumulator()
+        var worst = CommandOutcome.success
+        var lineNumber = 0
+        func runCommand(_ command: ScriptCommand) -> Bool {
+            let outcome = Blocking.run { await shell.execute(line: command.text, location: "<stdin>:\(command.line)") }
+            worst = Shell.worse(worst, outcome)
+            return !shell.exitRequested && (outcome == .success || continueOnError)
+        }
+        while case .line(let line) = reader.readLine(prompt: "") {
+            lineNumber += 1
+            if let command = accumulator.feed(line, lineNumber: lineNumber), !runCommand(command) {
+                return status(worst)
+            }
+        }
+        if let command = accumulator.finish() { _ = runCommand(command) }
+        return status(worst)
+    }
+
+    static func runInit(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let options: InitOptions
+        switch parse(InitOptions.self, arguments) {
+        case .parsed(let parsed): options = parsed
+        case .exit(let status): return status
+        }
+        let path = options.store ?? storePath(explicit: nil, environment: environment)
+        do {
+            if FileManager.default.fileExists(atPath: path), !(try SQLiteStore(path: path).isEmpty()) {
+                printError("a store already exists at \(path); remove it first or pick another --store")
+                return 1
+            }
+            let store = try SQLiteStore(path: path, create: true)
+            if options.empty {
+                printNote("created an empty store at \(path)")
+            } else {
+                printNote(try describeDemo(store))
+            }
+            return 0
+        } catch {
+            printError(error.message)
+            return 1
+        }
+    }
+
+    // MARK: - The store
+
+    static func storePath(explicit: String?, environment: [String: String]) -> String {
+        if let explicit { return explicit }
+        if let fromEnvironment = environment["SHOPSH_STORE"], !fromEnvironment.isEmpty { return fromEnvironment }
+        return StoreLocation.defaultPath(environment: environment)
+    }
+
+    /// Opens the chosen store. The default store is created with the demo shop on first run.
+    static func openStore(explicitPath: String?, environment: [String: String], terminal: Terminal) throws(ShopError) -> SQLiteStore {
+        let path = storePath(explicit: explicitPath, environment: environment)
+        let isDefault = explicitPath == nil && (environment["SHOPSH_STORE"] ?? "").isEmpty
+        guard isDefault, !FileManager.default.fileExists(atPath: path) else {
+            return try SQLiteStore(path: path)
+        }
+        let store = try SQLiteStore(path: path, create: true)
+        let description = try describeDemo(store)
+        if terminal.stderrIsTerminal { printNote(description) }
+        return store
+    }
+
+    /// Imports the demo shop and says what was created.
+    static func describeDemo(_ store: SQLiteStore) throws(ShopError) -> String {
+        guard let summary = try store.importDemoShop() else {
+            return "using the existing shop at \(store.path)"
+        }
+        return "created the demo shop at \(store.path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
+    }
+
+    // MARK: - Helpers
+
+    static func apply(_ options: GlobalOptions, to session: Session) {
+        if let format = options.output.format { session.output.format = format }
+        if let fields = options.output.fields { session.output.fields = fields }
+        if options.output.noHeader { session.output.noHeader = true }
+        if options.output.wide { session.output.wide = true }
+        if let color = options.output.color { session.output.color = color }
+        session.paging = PagingDefaults(options.paging)
+    }
+
+    enum ParseResult<T> {
+        case parsed(T)
+        case exit(Int32)
+    }
+
+    /// Parses the binary's own arguments; help and version print and exit 0, misuse exits 2.
+    static func parse<T: ParsableCommand>(_ type: T.Type, _ arguments: [String]) -> ParseResult<T> {
+        do {
+            return .parsed(try type.parse(arguments))
+        } catch {
+            let code = type.exitCode(for: error)
+            if code == .success {
+                print(type.fullMessage(for: error))
+                return .exit(0)
+            }
+            printError(type.message(for: error) + " (see 'shopsh --help')")
+            return .exit(2)
+        }
+    }
+
+    static func status(_ outcome: CommandOutcome) -> Int32 {
+        switch outcome {
+        case .success: return 0
+        case .failure: return 1
+        case .usageError: return 2
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("shopsh: error: \(message)\n".utf8))
+    }
+
+    static func printNote(_ message: String) {
+        FileHandle.standardError.write(Data("shopsh: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,149 @@
+// EditProducts: `products add`, `update`, `delete` and `stock`: every change is one transaction in the store.
+
+import ArgumentParser
+import ShellKit
+import ShopCore
+
+/// The product fields an operator can set.
+struct ProductFieldOptions: ParsableArguments {
+    @Option(help: "The product's title.")
+    var title: String?
+
+    @Option(help: ArgumentHelp("The price in USD, e.g. 12.50.", valueName: "amount"))
+    var price: String?
+
+    @Option(help: "The category slug, e.g. kitchen-accessories.")
+    var category: String?
+
+    @Option(help: ArgumentHelp("Units in stock.", valueName: "N"))
+    var stock: Int?
+
+    @Option(help: "The stock-keeping unit (unique; made up from the category if left out).")
+    var sku: String?
+
+    @Option(help: "The brand.")
+    var brand: String?
+
+    @Option(help: "A description.")
+    var description: String?
+
+    @Option(help: ArgumentHelp("A discount in percent, 0 to 100, e.g. 12.5.", valueName: "percent"))
+    var discount: String?
+
+    var changes: ProductChanges {
+        get throws {
+            ProductChanges(sku: sku, title: title, description: description, category: category, brand: brand,
+                           price: try price.map { try Money.parse($0, currency: .usd) },
+                           discount: try discount.map { try Percentage.parse($0) }, stock: stock)
+        }
+    }
+}
+
+/// `products add --title T --price P --category C …`.
+struct AddProduct: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a product.")
+
+    @OptionGroup var fields: ProductFieldOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        let missing = [("--title", fields.title), ("--price", fields.price), ("--category", fields.category)]
+            .filter { $0.1 == nil }.map(\.0)
+        if !missing.isEmpty { throw ValidationError("missing \(missing.joined(separator: ", "))") }
+    }
+
+    func run(in context: CommandContext) async throws {
+        let changes = try fields.changes
+        guard let title = changes.title, let price = changes.price, let category = changes.category else {
+            throw ShopError.usage("products add needs --title, --price and --category")
+        }
+        let added = try await context.services.products.addProduct(
+            NewProduct(sku: changes.sku, title: title, description: changes.description ?? "", category: category,
+                       brand: changes.brand, price: price, discount: changes.discount ?? .zero, stock: changes.stock ?? 0))
+        try context.record(columns: ProductRows.columns, row: ProductRows.cells(added), options: output)
+        context.note("added product \(added.id) (\(added.sku))")
+    }
+}
+
+/// `products update ID …`.
+struct UpdateProduct: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a product's fields.")
+
+    @Argument(help: "The product's id or SKU.")
+    var product: String
+
+    @OptionGroup var fields: ProductFieldOptions
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let updated = try await context.services.products.updateProduct(product, try fields.changes)
+        try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
+        context.note("updated product \(updated.id) (\(updated.sku))")
+    }
+}
+
+/// `products delete ID`.
+struct DeleteProduct: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
+
+    @Argument(help: "The product's id or SKU.")
+    var product: String
+
+    func run(in context: CommandContext) async throws {
+        let deleted = try await context.services.products.deleteProduct(product)
+        context.note("deleted product \(deleted.id) (\(deleted.sku)) \(deleted.title)")
+    }
+}
+
+/// `products stock ID +N|-N|=N`.
+struct AdjustStock: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stock", abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
+
+    @Argument(help: "The product's id or SKU.")
+    var product: String
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+N, -N or =N (leave out to show the stock).", valueName: "change"))
+    var change: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        guard change.count <= 1 else {
+            throw ShopError.usage("products stock takes one change (+N, -N or =N), got: \(change.joined(separator: " "))")
+        }
+        let columns = ["id", "sku", "title", "stock"]
+        let result: Product
+        if let text = change.first {
+            result = try await context.services.products.adjustStock(product, try StockChange.parse(text))
+        } else {
+            result = try await context.services.products.product(product)
+        }
+        try context.record(columns: ProductRows.columns, defaultFields: columns, row: ProductRows.cells(result), options: output)
+    }
+}
+
+/// `products import FILE`.
+struct ImportProducts: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import products from a DummyJSON JSON file or a CSV file (all or nothing).",
+        discussion: "Products whose SKU exists are updated, others are added. A bad record stops the import with its position; nothing from the file is applied.")
+
+    @Argument(help: "A .json or .csv file.", completion: .file(extensions: ["json", "csv"]))
+    var file: String
+
+    func run(in context: CommandContext) async throws {
+        let bytes = try FileInput.read(file)
+        let format = ProductFileDecoder.Format.detect(path: file, bytes: bytes)
+        let products: [NewProduct]
+        do {
+            products = try ProductFileDecoder.decode(bytes, format: format)
+        } catch {
+            throw ShopError.invalidInput("\(file): \(error.message)")
+        }
+        let summary = try await context.services.products.importProducts(products)
+        context.note("imported \(products.count) products from \(file): \(summary.inserted) added, \(summary.updated) updated")
+    }
+}

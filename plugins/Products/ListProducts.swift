@@ -1,0 +1,93 @@
+// ListProducts: `products list` and `products search TEXT`, with filters, sorting and paging.
+
+import ArgumentParser
+import ShellKit
+import ShopCore
+
+/// The filters of a product listing.
+struct ProductFilterOptions: ParsableArguments {
+    @Option(help: "Only products in this category (a slug, see products categories).")
+    var category: String?
+
+    @Option(help: "Only products whose title, description, brand or SKU contains this text.")
+    var search: String?
+
+    @Option(name: .customLong("min-price"), help: ArgumentHelp("Only products costing at least this much.", valueName: "amount"))
+    var minPrice: String?
+
+    @Option(name: .customLong("max-price"), help: ArgumentHelp("Only products costing at most this much.", valueName: "amount"))
+    var maxPrice: String?
+
+    @Flag(name: .customLong("in-stock"), help: "Only products with stock.")
+    var inStock = false
+
+    func filter(search extra: String? = nil) throws -> ProductFilter {
+        ProductFilter(category: category, search: extra ?? search,
+                      minPrice: try minPrice.map { try Money.parse($0, currency: .usd) },
+                      maxPrice: try maxPrice.map { try Money.parse($0, currency: .usd) },
+                      inStockOnly: inStock)
+    }
+}
+
+/// Streams a product listing through the output layer.
+func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions,
+                  context: CommandContext) async throws {
+    let page = try context.page(paging)
+    try await context.list(columns: ProductRows.columns, defaultFields: ProductRows.listingFields,
+                           options: output, page: page, emptyNote: emptyNote(filter)) { emit in
+        try await context.services.products.listProducts(filter, page: page) { product in
+            try emit(ProductRows.cells(product))
+        }
+    }
+}
+
+private func emptyNote(_ filter: ProductFilter) -> String {
+    if let search = filter.search { return "no products match \"\(search)\"" }
+    if let category = filter.category { return "category \"\(category)\" has no products" }
+    return "no products"
+}
+
+/// `products list`.
+struct ListProducts: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List products.")
+
+    @OptionGroup var filters: ProductFilterOptions
+    @OptionGroup var paging: PagingOptions
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        try await listProducts(try filters.filter(), output: output, paging: paging, context: context)
+    }
+}
+
+/// `products search TEXT`.
+struct SearchProducts: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find products by title, description, brand or SKU.")
+
+    @Argument(help: "The text to look for (case-insensitive).")
+    var text: String
+
+    @OptionGroup var filters: ProductFilterOptions
+    @OptionGroup var paging: PagingOptions
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        try await listProducts(try filters.filter(search: text), output: output, paging: paging, context: context)
+    }
+}
+
+/// `products categories`.
+struct ListCategories: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "categories", abstract: "List categories with their product counts.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let categories = try await context.services.products.categories()
+        try await context.list(columns: ProductRows.categoryColumns, options: output, page: Page(),
+                               emptyNote: "no categories (the catalogue is empty)") { emit in
+            for category in categories { try emit(ProductRows.cells(category)) }
+        }
+    }
+}

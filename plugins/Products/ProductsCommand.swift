@@ -1,0 +1,18 @@
+// ProductsCommand: the `products` plugin: the catalogue (list, show, search, categories, add,
+// update, delete, stock, import).
+
+import ArgumentParser
+import ShellKit
+
+/// The products plugin, as the executable registers it.
+public let productsPlugin = ShellPlugin(ProductsCommand.self)
+
+/// `products`: the catalogue.
+struct ProductsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "products",
+        abstract: "Browse and edit the catalogue.",
+        subcommands: [ListProducts.self, ShowProduct.self, SearchProducts.self, ListCategories.self,
+                      AddProduct.self, UpdateProduct.self, DeleteProduct.self, AdjustStock.self,
+                      ImportProducts.self])
+}

@@ -1,0 +1,19 @@
+// ShowProduct: `products show ID|SKU`.
+
+import ArgumentParser
+import ShellKit
+
+/// `products show ID|SKU`.
+struct ShowProduct: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one product.")
+
+    @Argument(help: "The product's id or SKU.")
+    var product: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let found = try await context.services.products.product(product)
+        try context.record(columns: ProductRows.columns, row: ProductRows.cells(found), options: output)
+    }
+}
