@@ -25,6 +25,7 @@ extension SQLiteStore {
         let baskets = try DemoShop.basketLines(try DemoShop.bytes(folder, "carts.json"))
         let currencies = try DemoShop.currencies(try DemoShop.bytes(folder, "iso4217-codes-all.csv"))
         let rates = try ECBRatesDecoder.decode(try DemoShop.bytes(folder, "eurofxref-daily.xml"))
+            + ECBRatesDecoder.decode(try DemoShop.bytes(folder, "eurofxref.csv"))
         let hashes = DemoShop.hashPasswords(users.map(\.password))
 
         return try write { db -> DemoShopSummary? in

@@ -112,6 +112,11 @@ import ShopCore
         #expect(text.utf8.filter { $0 == 0x09 }.isEmpty)
     }
 
+    @Test func aLoneBackslashIsDoubled() throws {
+        let text = try renderRecord([Column("path")], [.text(#"C:\shop\n"#)], RenderOptions(format: .tsv, header: false))
+        #expect(text == #"C:\\shop\\n"# + "\n")
+    }
+
     @Test func headerIsEscapedToo() throws {
         let text = try renderList([Column("a\tb"), Column("c")], [], tsv)
         #expect(text == #"a\tb"# + "\tc\n")

@@ -77,6 +77,10 @@ import ShopCore
         #expect(!text.utf8.contains { $0 < 0x20 && $0 != 0x0A })
     }
 
+    @Test func jsonTextQuotesWithTheSameRules() {
+        #expect(JSONText.quoted("he said \"hi\"\n\u{1B}\u{2028}") == #""he said \"hi\"\n\u001B\u2028""#)
+    }
+
     @Test func ndjsonIsOneCompactObjectALine() throws {
         let text = try renderList(productColumns, productRows, ndjson)
         let lines = text.lines

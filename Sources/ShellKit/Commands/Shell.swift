@@ -23,14 +23,20 @@ public final class Shell: ShellHost, @unchecked Sendable {
     public let terminal: Terminal
     public let environment: [String: String]
     /// Standard output, buffered; flushed after every command.
-    public let stdout = OutputSink(fileDescriptor: STDOUT_FILENO)
+    public let stdout: OutputSink
+    /// Where error lines and notes go (stderr, unbuffered).
+    private let stderrWriter: @Sendable (String) -> Void
     /// Set by `exit`/`quit`: the run stops after the current command.
     public private(set) var exitRequested = false
     /// Files being sourced, to refuse a file that sources itself.
     private var sourcing: [String] = []
 
+    /// `stdout` and `stderr` default to the process's streams; tests pass a memory sink and a collector.
     public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
-                environment: [String: String]) {
+                environment: [String: String], stdout: OutputSink = OutputSink(fileDescriptor: STDOUT_FILENO),
+                stderr: (@Sendable (String) -> Void)? = nil) {
+        self.stdout = stdout
+        self.stderrWriter = stderr ?? Shell.writeToProcessStderr
         self.services = services
         self.plugins = plugins
         self.session = session
@@ -155,6 +161,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     public func writeToStderr(_ text: String) {
         flushStdout()
+        stderrWriter(text)
+    }
+
+    static func writeToProcessStderr(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

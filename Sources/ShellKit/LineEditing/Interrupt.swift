@@ -16,17 +16,16 @@ import Synchronization
 /// Signal handling for the shell: Ctrl-C never kills it, termination signals end it cleanly.
 ///
 /// After ``install()``:
-/// - Ctrl-C while ``ReadlineLineReader`` waits for input prints `^C`, discards the line and
-///   shows a fresh prompt; the shell stays up.
+/// - Ctrl-C while ``ReadlineLineReader`` waits for input prints `^C`, discards the line (and
+///   any search in progress) and shows a fresh prompt; the shell stays up.
 /// - Ctrl-C while a command runs only sets a flag: long commands poll ``isRequested`` (or call
 ///   ``checkpoint()``) and stop early; the command loop calls ``clear()`` before the next one.
 ///
-/// How: a `sigaction` handler sets an atomic flag and does nothing else (it is async-signal-
-/// safe). While readline waits for a key the handler is installed without `SA_RESTART`, so
-/// the interrupted `read(2)` makes readline call its `rl_signal_event_hook`; that hook, running
-/// as ordinary code on readline's thread, resets the line. The rest of the time the handler
-/// uses `SA_RESTART`, so a Ctrl-C never makes a command's I/O fail with `EINTR`.
-/// readline's own signal handling is turned off (`rl_catch_signals = 0`).
+/// How: a `sigaction` handler (with `SA_RESTART`, so a command's I/O never fails with `EINTR`)
+/// sets an atomic flag and does nothing else, which keeps it async-signal-safe. The reader runs
+/// readline in callback mode behind `poll(2)`, which a signal always interrupts; the reader then
+/// sees the flag and resets the line as ordinary code on the main thread. readline's own
+/// signal handling is turned off (`rl_catch_signals = 0`); it still handles window resizes.
 ///
 /// Call these from the main thread, before the first prompt.
 public enum Interrupt {
@@ -36,8 +35,11 @@ public enum Interrupt {
         interruptRequested.store(false, ordering: .sequentiallyConsistent)  // initialize before use
         readlineIsReading.store(false, ordering: .sequentiallyConsistent)
         rl_catch_signals = 0
-        rl_signal_event_hook = readlineSignalEventHook
-        setInterruptHandler(restartSystemCalls: true)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = interruptSignalHandler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        _ = sigaction(SIGINT, &action, nil)
     }
 
     /// Whether Ctrl-C was pressed since the last ``clear()``.
@@ -101,28 +103,21 @@ public enum Interrupt {
 
     // MARK: - Used by ReadlineLineReader
 
-    /// Called just before `readline()`: a Ctrl-C from now on interrupts the key read.
+    /// Called just before the prompt appears: forgets a Ctrl-C pressed before it.
     static func readlineWillRead() {
         clear()
-        guard handlerInstalled.load(ordering: .sequentiallyConsistent) else { return }
         readlineIsReading.store(true, ordering: .sequentiallyConsistent)
-        setInterruptHandler(restartSystemCalls: false)
     }
 
-    /// Called when `readline()` returns: Ctrl-C presses during editing are used up.
+    /// Called when the line is complete: Ctrl-C presses during editing are used up.
     static func readlineDidRead() {
-        guard handlerInstalled.load(ordering: .sequentiallyConsistent) else { return }
-        setInterruptHandler(restartSystemCalls: true)
         readlineIsReading.store(false, ordering: .sequentiallyConsistent)
         clear()
     }
 
-    private static func setInterruptHandler(restartSystemCalls: Bool) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = interruptSignalHandler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = restartSystemCalls ? SA_RESTART : 0
-        _ = sigaction(SIGINT, &action, nil)
+    /// Whether Ctrl-C was pressed, forgetting it.
+    static func takeRequest() -> Bool {
+        interruptRequested.exchange(false, ordering: .sequentiallyConsistent)
     }
 }
 
@@ -155,32 +150,7 @@ private func terminationSignalHandler(_ signal: Int32) {
     errno = savedErrno
 }
 
-// MARK: - readline side (ordinary code, runs on readline's thread)
-
-/// readline calls this after a signal interrupted its `read(2)` of a key.
-private func readlineSignalEventHook() -> Int32 {
-    guard interruptRequested.exchange(false, ordering: .sequentiallyConsistent) else { return 0 }
-    discardLineAndPromptAgain()
-    return 0
-}
-
-/// Prints `^C` after the text typed so far, then starts over with an empty line and a fresh
-/// prompt, as bash does.
-private func discardLineAndPromptAgain() {
-    let isearching = rl_readline_state & UInt(RL_STATE_ISEARCH | RL_STATE_NSEARCH) != 0
-    rl_point = rl_end
-    if !isearching { rl_redisplay() }  // puts the cursor after the last character
-    if let stream = rl_outstream {
-        fputs("^C", stream)
-        fflush(stream)
-    }
-    rl_crlf()
-    rl_free_line_state()
-    rl_replace_line("", 1)
-    using_history()  // Up arrow starts again from the newest entry
-    rl_on_new_line()
-    rl_redisplay()
-}
+// MARK: - Termination helpers
 
 /// Puts the terminal back in its normal mode if readline has it in raw mode.
 private func restoreTerminal() {

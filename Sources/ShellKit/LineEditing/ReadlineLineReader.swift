@@ -3,6 +3,7 @@
 
 @preconcurrency import CReadline
 import ShopCore
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -55,6 +56,7 @@ public final class ReadlineLineReader: LineReader {
             rl_outstream = stderr
         }
         ReadlineCompletion.install(completer)
+        rl_persistent_signal_handlers = 1  // keep readline's SIGWINCH handler while in poll(2)
 
         clear_history()
         stifle_history(Int32(clamping: self.historyLimit))
@@ -70,22 +72,37 @@ public final class ReadlineLineReader: LineReader {
 
     /// Shows `prompt` and lets the operator edit a line.
     ///
-    /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (after moving to a new
-    /// line so the next output starts cleanly) or when the terminal goes away. Ctrl-C discards
+    /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (readline then has moved to
+    /// a new line, so the next output starts cleanly) or when the terminal goes away. Ctrl-C discards
     /// the line and prompts again, once ``Interrupt/install()`` has run.
+    ///
+    /// readline runs in callback mode: this method waits in `poll(2)` and feeds readline one
+    /// key at a time, so a signal can be dealt with between keys as ordinary code.
     public func readLine(prompt: String) -> LineInput {
         Interrupt.readlineWillRead()
-        let raw = readline(prompt)
-        Interrupt.readlineDidRead()
-        guard let raw else {
-            if let stream = rl_outstream ?? stdout {
-                fputs("\n", stream)
-                fflush(stream)
+        defer { Interrupt.readlineDidRead() }
+        completedLine.withLock { $0 = nil }
+        rl_callback_handler_install(prompt, lineCompleted)
+        let input = rl_instream.map { fileno($0) } ?? STDIN_FILENO
+
+        while true {
+            if Interrupt.takeRequest() {
+                Self.discardLine(prompt: prompt)
             }
-            return .endOfInput
+            var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, -1) < 0 {
+                if errno == EINTR {
+                    rl_check_signals()  // a window resize, for one
+                    continue
+                }
+                rl_callback_handler_remove()
+                return .endOfInput
+            }
+            rl_callback_read_char()
+            if let line = completedLine.withLock({ $0.take() }) {
+                return line  // at end of input readline has already moved to a new line
+            }
         }
-        defer { free(raw) }
-        return .line(String(cString: raw))
     }
 
     /// Remembers `line`, unless it is empty or blank, starts with a space, or repeats the
@@ -152,6 +169,24 @@ public final class ReadlineLineReader: LineReader {
 
     // MARK: - Helpers
 
+    /// Ctrl-C at the prompt: prints `^C` after the text typed so far, drops the line (ending a
+    /// history search or numeric argument first) and shows a fresh prompt, as bash does.
+    private static func discardLine(prompt: String) {
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        rl_point = rl_end
+        rl_redisplay()  // the cursor to the end of the text
+        if let stream = rl_outstream {
+            fputs("^C", stream)
+            fflush(stream)
+        }
+        rl_crlf()
+        rl_replace_line("", 1)
+        rl_callback_handler_remove()
+        using_history()  // the Up arrow starts again from the newest entry
+        rl_callback_handler_install(prompt, lineCompleted)
+    }
+
     private var lastHistoryEntry: String? {
         guard history_length > 0,
               let entry = history_get(history_base + history_length - 1),
@@ -179,4 +214,22 @@ public final class ReadlineLineReader: LineReader {
     private static func failure(_ what: String, _ code: Int32) -> ShopError {
         .storage("\(what): \(String(cString: strerror(code)))")
     }
+}
+
+// MARK: - Callback mode
+
+/// The line readline finished, handed from its callback to ``ReadlineLineReader/readLine(prompt:)``.
+private let completedLine = Mutex<LineInput?>(nil)
+
+/// readline's line handler: called with the finished line, or NULL at end of input.
+private func lineCompleted(_ line: UnsafeMutablePointer<CChar>?) {
+    let input: LineInput
+    if let line {
+        input = .line(String(cString: line))
+        free(line)
+    } else {
+        input = .endOfInput
+    }
+    completedLine.withLock { $0 = input }
+    rl_callback_handler_remove()  // otherwise readline shows the prompt again at once
 }
