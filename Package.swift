@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: [.product(name: "CSV", package: "CSV.swift")]
+            dependencies: ["shopsh", .product(name: "CSV", package: "CSV.swift")],
+            exclude: ["Scenarios"]
         ),
     ] + pluginTargets + pluginTests
 )

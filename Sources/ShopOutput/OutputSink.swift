@@ -16,7 +16,7 @@ import Darwin
 /// descriptor. Not thread-safe: one sink is used by one thread at a time.
 public final class OutputSink: @unchecked Sendable {
     /// Bytes not yet written. Renderers append to it through `appendRow(_:)`.
-    var buffer: [UInt8] = []
+    private var buffer: [UInt8] = []
     private let fileDescriptor: Int32?
     private var collected: [UInt8] = []
     private var failure: OutputError?

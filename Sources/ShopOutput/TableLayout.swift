@@ -36,7 +36,8 @@ struct TableLayout {
         }
     }
 
-    /// Takes one column at a time off the widest shrinkable text column until the line fits.
+    /// Narrows the widest text column still above its floor (down to the runner-up at once)
+    /// until the line fits or no column can give more.
     private mutating func shrink(toFit available: Int, floor: (Int) -> Int) {
         var excess = totalWidth - available
         while excess > 0 {

@@ -148,7 +148,7 @@ enum Main {
         }
         let path = options.store ?? storePath(explicit: nil, environment: environment)
         do {
-            if FileManager.default.fileExists(atPath: path), !(try SQLiteStore(path: path).isEmpty()) {
+            if FileManager.default.fileExists(atPath: path) {
                 printError("a store already exists at \(path); remove it first or pick another --store")
                 return 1
             }

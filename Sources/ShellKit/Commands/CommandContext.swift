@@ -32,7 +32,7 @@ public final class CommandContext: @unchecked Sendable {
 
     /// The format for this command: its flag, else the session's, else table on a terminal and tsv otherwise.
     public func format(_ options: OutputOptions) -> OutputFormat {
-        options.format ?? session.output.format ?? (sinkIsTerminal ? .table : .tsv)
+        options.format ?? session.output.format ?? OutputFormat.defaultFormat(outputIsTerminal: sinkIsTerminal)
     }
 
     /// The render options for this command: its flags over the session's defaults.
@@ -40,12 +40,7 @@ public final class CommandContext: @unchecked Sendable {
         let fieldsText = options.fields ?? session.output.fields
         let fields = fieldsText.map { $0.split(separator: ",").map { String($0).trimmingASCIISpaces } } ?? defaultFields
         let colorMode = options.color ?? session.output.color ?? .auto
-        let color: Bool
-        switch colorMode {
-        case .always: color = true
-        case .never: color = false
-        case .auto: color = sinkIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        }
+        let color = colorMode.isEnabled(outputIsTerminal: sinkIsTerminal, environment: environment)
         let wide = options.wide || session.output.wide
         return RenderOptions(format: format(options), fields: fields,
                              header: !(options.noHeader || session.output.noHeader),
@@ -87,14 +82,19 @@ public final class CommandContext: @unchecked Sendable {
         let cutAt = page.limit == PagingOptions.defaultLimit + 1 ? PagingOptions.defaultLimit : nil
         var emitted = 0
         var truncated = false
-        try await produce { row in
-            if let cutAt, emitted >= cutAt {
-                truncated = true
-                return
+        do {
+            try await produce { row in
+                if let cutAt, emitted >= cutAt {
+                    truncated = true
+                    return
+                }
+                if Interrupt.isRequested { throw ShopError.interrupted }
+                try writer.write(row)
+                emitted += 1
             }
-            if Interrupt.isRequested { throw ShopError.interrupted }
-            try writer.write(row)
-            emitted += 1
+        } catch ShopError.interrupted {
+            _ = try? writer.finish()   // close what was printed (a json array's `]`)
+            throw ShopError.interrupted
         }
         let count = try writer.finish()
         if count == 0 && terminal.stderrIsTerminal {

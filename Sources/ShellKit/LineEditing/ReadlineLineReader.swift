@@ -38,6 +38,8 @@ public final class ReadlineLineReader: LineReader {
     /// Why the history file could not be read at creation, if it could not (a missing file is
     /// not an error).
     public private(set) var historyLoadError: ShopError?
+    /// The lines of a multi-line paste not yet returned.
+    private var pastedLines: [String] = []
 
     /// Sets up readline, loads `historyFile` and installs `completer` for Tab.
     ///
@@ -72,13 +74,48 @@ public final class ReadlineLineReader: LineReader {
 
     /// Shows `prompt` and lets the operator edit a line.
     ///
-    /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (readline then has moved to
-    /// a new line, so the next output starts cleanly) or when the terminal goes away. Ctrl-C discards
-    /// the line and prompts again, once ``Interrupt/install()`` has run.
+    /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (readline then has moved
+    /// to a new line, so the next output starts cleanly) or when the terminal goes away.
+    /// Ctrl-C discards the line and prompts again, once ``Interrupt/install()`` has run.
+    ///
+    /// A multi-line paste (readline inserts it whole, as bracketed paste) is returned one line
+    /// per call, without prompting again, as if typed line by line; a Ctrl-C during one of its
+    /// commands drops the rest of it.
     ///
     /// readline runs in callback mode: this method waits in `poll(2)` and feeds readline one
     /// key at a time, so a signal can be dealt with between keys as ordinary code.
     public func readLine(prompt: String) -> LineInput {
+        if Interrupt.isRequested { pastedLines.removeAll() }
+        if !pastedLines.isEmpty { return .line(pastedLines.removeFirst()) }
+
+        switch readEditedLine(prompt: prompt) {
+        case .endOfInput:
+            return .endOfInput
+        case .line(let text):
+            var lines = Self.pastedLines(in: text)
+            guard !lines.isEmpty else { return .line(text) }
+            let first = lines.removeFirst()
+            pastedLines = lines
+            return .line(first)
+        }
+    }
+
+    /// The lines of a multi-line paste (LF or CRLF separated, a final LF ignored); `[]` if
+    /// `text` is a single line.
+    static func pastedLines(in text: String) -> [String] {
+        guard text.utf8.contains(UInt8(ascii: "\n")) else { return [] }
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { bytes in
+                var line = String(decoding: bytes, as: UTF8.self)
+                if line.unicodeScalars.last == "\r" { line.unicodeScalars.removeLast() }
+                return line
+            }
+        if lines.count > 1 && lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// One `readline` session in callback mode (see ``readLine(prompt:)``).
+    private func readEditedLine(prompt: String) -> LineInput {
         Interrupt.readlineWillRead()
         defer { Interrupt.readlineDidRead() }
         completedLine.withLock { $0 = nil }
@@ -90,11 +127,12 @@ public final class ReadlineLineReader: LineReader {
                 Self.discardLine(prompt: prompt)
             }
             var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, -1) < 0 {
-                if errno == EINTR {
-                    rl_check_signals()  // a window resize, for one
-                    continue
-                }
+            let ready = poll(&poller, 1, -1)
+            if ready < 0 && errno == EINTR {
+                rl_check_signals()  // a window resize, for one
+                continue
+            }
+            if ready < 0 || poller.revents & Int16(POLLNVAL) != 0 {
                 rl_callback_handler_remove()
                 return .endOfInput
             }

@@ -1,0 +1,99 @@
+// BatchModeTests: -c, -f and stdin batches: comments, continuation, error locations, exit codes.
+
+import Foundation
+import Testing
+
+@Suite struct BatchModeTests {
+    static let script = """
+        # set-up
+        products add --title "Batch One" --price 1.00 --category batch --sku B-1
+
+        products add --title "Batch Two" \\
+            --price 2.00 --category batch --sku B-2
+        products show NO-SUCH-SKU
+        products add --title "Batch Four" --price 4.00 --category batch --sku B-4
+        """
+
+    func skus(_ sandbox: ShopshSandbox) throws -> [String] {
+        let rows = try #require(try sandbox.json("products list --category batch --sort sku -o json") as? [[String: Any]])
+        return rows.compactMap { $0["sku"] as? String }
+    }
+
+    @Test func theFirstFailureStopsTheRunWithItsFileAndLine() throws {
+        let sandbox = try ShopshSandbox()
+        let path = try sandbox.file("upkeep.shop", Self.script)
+        let result = try sandbox.run(["-f", path])
+        #expect(result.status == 1)
+        // The third command starts on line 6 of the file.
+        #expect(result.stderr.contains("\(path):6: error: no product with id or SKU \"NO-SUCH-SKU\""))
+        #expect(result.stderr.split(separator: "\n").filter { $0.contains("error:") }.count == 1)
+        #expect(try skus(sandbox) == ["B-1", "B-2"])
+    }
+
+    @Test func continueOnErrorRunsEverythingAndStillFails() throws {
+        let sandbox = try ShopshSandbox()
+        let path = try sandbox.file("upkeep.shop", Self.script)
+        let result = try sandbox.run(["--continue-on-error", "-f", path])
+        #expect(result.status == 1)
+        #expect(try skus(sandbox) == ["B-1", "B-2", "B-4"])
+    }
+
+    @Test func commandsOnStdinGetTheirOwnLabel() throws {
+        let sandbox = try ShopshSandbox()
+        let result = try sandbox.run([], stdin: "products show 1 -o csv --fields id\n\nproducts show 0\nproducts show 2\n")
+        #expect(result.status == 1)
+        #expect(result.stdout == "id\r\n1\r\n")
+        #expect(result.stderr.contains("<stdin>:3: error:"))
+    }
+
+    @Test func repeatedCommandFlagsRunInOrder() throws {
+        let sandbox = try ShopshSandbox()
+        let result = try sandbox.run(["-c", "products show 2 -o tsv --fields id --no-header",
+                                      "-c", "products show 1 -o tsv --fields id --no-header"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "2\n1\n")
+        let failing = try sandbox.run(["-c", "products show 1", "-c", "products show x-none"])
+        #expect(failing.stderr.contains("-c[2]:1: error:"))
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        let sandbox = try ShopshSandbox()
+        let unknownFlag = try sandbox.run(["-c", "products list --colour red"])
+        #expect(unknownFlag.status == 2)
+        #expect(unknownFlag.stderr.contains("--colour"))
+        #expect(try sandbox.run(["--no-such-option"]).status == 2)
+        #expect(try sandbox.run(["-c", "frobnicate"]).status == 2)
+        let unterminated = try sandbox.run(["-c", "products show \"1"])
+        #expect(unterminated.status == 2)
+        #expect(unterminated.stderr.contains("unterminated"))
+    }
+
+    @Test func errorsAreOneLineAndJSONWhenTheFormatIsJSON() throws {
+        let sandbox = try ShopshSandbox()
+        let plain = try sandbox.run(["-c", "products show 99999"])
+        #expect(plain.stderr == "-c:1: error: no product with id or SKU \"99999\"\n")
+        let json = try sandbox.run(["-c", "products show 99999 -o json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: String])
+        #expect(object["error"] == "no product with id or SKU \"99999\"")
+        #expect(json.stdout.isEmpty)
+    }
+
+    @Test func sourceRunsAFileInsideTheShell() throws {
+        let sandbox = try ShopshSandbox()
+        let path = try sandbox.file("inner.shop", "products show 3 -o tsv --fields id --no-header\n")
+        let result = try sandbox.run([], stdin: "source \(path)\nproducts show 4 -o tsv --fields id --no-header\n")
+        #expect(result.status == 0)
+        #expect(result.stdout == "3\n4\n")
+    }
+
+    @Test func sharedScenariosRunUnchanged() throws {
+        let folder = ShopshBinary.packageRoot.appendingPathComponent("Tests/EndToEndTests/Scenarios")
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".shop") }
+        #expect(!scenarios.isEmpty)
+        for scenario in scenarios {
+            let sandbox = try ShopshSandbox()
+            let result = try sandbox.run(["-f", folder.appendingPathComponent(scenario).path])
+            #expect(result.status == 0, "\(scenario): \(result.stderr)")
+        }
+    }
+}
