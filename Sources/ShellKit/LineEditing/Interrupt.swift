@@ -1,4 +1,4 @@
-// Interrupt: Ctrl-C, SIGTERM and SIGHUP for an interactive shell. Ctrl-C at the prompt
+// Interrupt: Ctrl-C, Ctrl-Z, SIGTERM and SIGHUP for an interactive shell. Ctrl-C at the prompt
 // discards the half-typed line; during a command it raises a flag the command polls.
 
 @preconcurrency import CReadline
@@ -119,6 +119,48 @@ public enum Interrupt {
     static func takeRequest() -> Bool {
         interruptRequested.exchange(false, ordering: .sequentiallyConsistent)
     }
+
+    /// While readline has the terminal in raw mode, catches Ctrl-Z (SIGTSTP) so the reader can
+    /// restore the terminal before stopping (readline would, but its signal handling is off).
+    /// Does nothing if SIGTSTP is ignored (no job control). Undo with ``endCatchingSuspend()``.
+    static func beginCatchingSuspend() {
+        var previous = sigaction()
+        guard sigaction(SIGTSTP, nil, &previous) == 0,
+              previous.__sigaction_handler.sa_handler == nil else { return }  // SIG_DFL only
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = suspendSignalHandler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        if sigaction(SIGTSTP, &action, nil) == 0 {
+            suspendCaught.store(true, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Gives SIGTSTP back its default action (stop), if ``beginCatchingSuspend()`` changed it.
+    static func endCatchingSuspend() {
+        guard suspendCaught.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        _ = signal(SIGTSTP, SIG_DFL)
+        suspendRequested.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether Ctrl-Z was pressed at the prompt, forgetting it.
+    static func takeSuspendRequest() -> Bool {
+        suspendRequested.exchange(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Stops the process now, as Ctrl-Z would; returns when it is continued (`fg`).
+    static func stopProcess() {
+        let wasCaught = suspendCaught.load(ordering: .sequentiallyConsistent)
+        _ = signal(SIGTSTP, SIG_DFL)
+        _ = raise(SIGTSTP)
+        if wasCaught {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = suspendSignalHandler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            _ = sigaction(SIGTSTP, &action, nil)
+        }
+    }
 }
 
 // MARK: - State shared with the signal handlers
@@ -127,6 +169,10 @@ public enum Interrupt {
 private let interruptRequested = Atomic<Bool>(false)
 /// Whether ``Interrupt/install()`` has run.
 private let handlerInstalled = Atomic<Bool>(false)
+/// Set by the SIGTSTP handler while the prompt is shown.
+private let suspendRequested = Atomic<Bool>(false)
+/// Whether SIGTSTP currently has our handler.
+private let suspendCaught = Atomic<Bool>(false)
 /// Whether the main thread is inside `readline()`.
 private let readlineIsReading = Atomic<Bool>(false)
 /// The write end of the pipe that wakes the termination source (-1 until set up).
@@ -138,6 +184,10 @@ private let terminationSource = Mutex<(any DispatchSourceRead)?>(nil)
 
 private func interruptSignalHandler(_ signal: Int32) {
     interruptRequested.store(true, ordering: .sequentiallyConsistent)
+}
+
+private func suspendSignalHandler(_ signal: Int32) {
+    suspendRequested.store(true, ordering: .sequentiallyConsistent)
 }
 
 private func terminationSignalHandler(_ signal: Int32) {

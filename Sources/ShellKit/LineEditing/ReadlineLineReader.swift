@@ -117,7 +117,11 @@ public final class ReadlineLineReader: LineReader {
     /// One `readline` session in callback mode (see ``readLine(prompt:)``).
     private func readEditedLine(prompt: String) -> LineInput {
         Interrupt.readlineWillRead()
-        defer { Interrupt.readlineDidRead() }
+        Interrupt.beginCatchingSuspend()
+        defer {
+            Interrupt.endCatchingSuspend()
+            Interrupt.readlineDidRead()
+        }
         completedLine.withLock { $0 = nil }
         rl_callback_handler_install(prompt, lineCompleted)
         let input = rl_instream.map { fileno($0) } ?? STDIN_FILENO
@@ -129,6 +133,7 @@ public final class ReadlineLineReader: LineReader {
             var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, -1)
             if ready < 0 && errno == EINTR {
+                if Interrupt.takeSuspendRequest() { Self.suspend() }
                 rl_check_signals()  // a window resize, for one
                 continue
             }
@@ -223,6 +228,19 @@ public final class ReadlineLineReader: LineReader {
         rl_callback_handler_remove()
         using_history()  // the Up arrow starts again from the newest entry
         rl_callback_handler_install(prompt, lineCompleted)
+    }
+
+    /// Ctrl-Z at the prompt: gives the terminal back, stops, and on `fg` takes the terminal
+    /// again and redraws the prompt and line.
+    private static func suspend() {
+        rl_deprep_terminal()
+        if let stream = rl_outstream {
+            fputs("\n", stream)
+            fflush(stream)
+        }
+        Interrupt.stopProcess()
+        rl_prep_terminal(1)
+        rl_forced_update_display()
     }
 
     private var lastHistoryEntry: String? {

@@ -1,0 +1,76 @@
+// SQLiteStoreTests: the demo import, the schema and transactions of the SQLite store.
+
+import Foundation
+import ShopCore
+import Testing
+@testable import ShopStoreSQLite
+
+@Suite struct SQLiteStoreTests {
+    static func newStore() throws -> SQLiteStore {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString).sqlite").path
+        return try SQLiteStore(path: path, create: true)
+    }
+
+    @Test func demoImportFillsEveryTableOnce() async throws {
+        let store = try Self.newStore()
+        let summary = try #require(try store.importDemoShop())
+        #expect(summary.products == 194)
+        #expect(summary.users == 208)
+        #expect(summary.baskets == 208)
+        #expect(summary.rates == 59)
+        #expect(try store.importDemoShop() == nil)   // a second import changes nothing
+        #expect(try await store.services.products.countProducts(ProductFilter()) == 194)
+
+        // Duplicate cart lines are merged: 800 lines in the carts, 788 distinct (user, product) pairs.
+        let lines = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM basket_lines") }
+        #expect(lines == 788)
+        let quantity = try store.read { db in try Int.fetchOne(db, sql: "SELECT sum(quantity) FROM basket_lines") }
+        #expect(quantity == Self.cartQuantityInShippedData())
+        let minorUnits = try store.read { db in try Int.fetchOne(db, sql: "SELECT minor_units FROM currencies WHERE code = 'JPY'") }
+        #expect(minorUnits == 0)
+    }
+
+    static func cartQuantityInShippedData() -> Int {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ShopStoreSQLite/DemoData/carts.json")
+        guard let data = try? Data(contentsOf: url),
+              let carts = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return -1 }
+        return carts.compactMap { $0["totalQuantity"] as? Int }.reduce(0, +)
+    }
+
+    @Test func demoPasswordsAreSaltedHashesThatVerify() throws {
+        let store = try Self.newStore()
+        _ = try store.importDemoShop()
+        let hashes = try store.read { db in try String.fetchAll(db, sql: "SELECT password_hash FROM users ORDER BY id LIMIT 2") }
+        #expect(hashes.count == 2 && hashes[0] != hashes[1])
+        #expect(hashes.allSatisfy { $0.hasPrefix("pbkdf2-sha256$4096$") })
+        #expect(try PasswordHasher.verify("emilyspass", against: hashes[0]))
+        #expect(try !PasswordHasher.verify("emilyspas", against: hashes[0]))
+        // Same password, different salt, different hash.
+        #expect(try PasswordHasher.hash("x", iterations: 1000) != PasswordHasher.hash("x", iterations: 1000))
+    }
+
+    @Test func aFailedImportLeavesNothingBehind() async throws {
+        let store = try Self.newStore()
+        let products = [NewProduct(sku: "A-1", title: "A", category: "c", price: Money(minorUnits: 100, currency: .usd)),
+                        NewProduct(sku: "A-1 bad", title: "B", category: "c", price: Money(minorUnits: 100, currency: .usd))]
+        await #expect(throws: ShopError.self) { try await store.services.products.importProducts(products) }
+        #expect(try await store.services.products.countProducts(ProductFilter()) == 0)
+    }
+
+    @Test func unknownSortFieldsAreRefusedBeforeAnySQLRuns() async throws {
+        let store = try Self.newStore()
+        await #expect(throws: ShopError.self) {
+            try await store.services.products.listProducts(ProductFilter(), page: Page(sort: [SortKey(field: "price; DROP TABLE products")])) { _ in }
+        }
+    }
+
+    @Test func storeLocationFollowsXDG() {
+        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"]) == "/x/data/shopsh/shop.sqlite")
+        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/shopsh/shop.sqlite")
+        #expect(StoreLocation.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/shopsh/shop.sqlite")
+        let a = StoreLocation.historyPath(forStore: "/s/a.sqlite", environment: ["HOME": "/h"])
+        let b = StoreLocation.historyPath(forStore: "/t/a.sqlite", environment: ["HOME": "/h"])
+        #expect(a != b && a.hasPrefix("/h/.local/state/shopsh/history-a-"))
+    }
+}
