@@ -17,10 +17,7 @@ struct InteractiveLoop {
         let reader = ReadlineLineReader(
             historyFile: StoreLocation.historyPath(forStore: storePath, environment: environment),
             completer: { request in engine.complete(request) })
-        // Saving history on SIGTERM/SIGHUP runs on another thread while this one may be inside
-        // readline; write_history only reads the history list, so that is safe enough.
-        nonisolated(unsafe) let readerForSignals = reader
-        Interrupt.onTermination { readerForSignals.saveHistory() }
+        reader.saveHistoryOnTermination()
         var accumulator = ScriptAccumulator()
         var lineNumber = 0
         var lastOutcome = CommandOutcome.success

@@ -29,17 +29,19 @@ import Synchronization
 ///
 /// Call these from the main thread, before the first prompt.
 public enum Interrupt {
-    /// Installs the SIGINT handler and the readline hook. Calling it again does nothing.
+    /// Installs the SIGINT handler and turns readline's own signal handling off. Calling it
+    /// again does nothing.
     public static func install() {
         guard !handlerInstalled.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        interruptRequested.store(false, ordering: .sequentiallyConsistent)  // initialize before use
+        interruptRequested.store(false, ordering: .sequentiallyConsistent)  // initialized before use
         readlineIsReading.store(false, ordering: .sequentiallyConsistent)
         rl_catch_signals = 0
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = interruptSignalHandler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        _ = sigaction(SIGINT, &action, nil)
+        setHandler(interruptSignalHandler, for: SIGINT)
+        // A parent may have started us with SIGINT blocked; the prompt must still see Ctrl-C.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Whether Ctrl-C was pressed since the last ``clear()``.
@@ -91,13 +93,8 @@ public enum Interrupt {
             reader.resume()
             source = reader
 
-            for signal in [SIGTERM, SIGHUP] {
-                var action = sigaction()
-                action.__sigaction_handler.sa_handler = terminationSignalHandler
-                sigemptyset(&action.sa_mask)
-                action.sa_flags = SA_RESTART
-                _ = sigaction(signal, &action, nil)
-            }
+            setHandler(terminationSignalHandler, for: SIGTERM)
+            setHandler(terminationSignalHandler, for: SIGHUP)
         }
     }
 
@@ -127,11 +124,8 @@ public enum Interrupt {
         var previous = sigaction()
         guard sigaction(SIGTSTP, nil, &previous) == 0,
               previous.__sigaction_handler.sa_handler == nil else { return }  // SIG_DFL only
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = suspendSignalHandler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        if sigaction(SIGTSTP, &action, nil) == 0 {
+        suspendRequested.store(false, ordering: .sequentiallyConsistent)  // initialized before use
+        if setHandler(suspendSignalHandler, for: SIGTSTP) {
             suspendCaught.store(true, ordering: .sequentiallyConsistent)
         }
     }
@@ -153,19 +147,24 @@ public enum Interrupt {
         let wasCaught = suspendCaught.load(ordering: .sequentiallyConsistent)
         _ = signal(SIGTSTP, SIG_DFL)
         _ = raise(SIGTSTP)
-        if wasCaught {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = suspendSignalHandler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            _ = sigaction(SIGTSTP, &action, nil)
-        }
+        if wasCaught { setHandler(suspendSignalHandler, for: SIGTSTP) }
+    }
+
+    /// Points `signal` at `handler`, restarting interrupted system calls.
+    @discardableResult
+    private static func setHandler(_ handler: @escaping @convention(c) (Int32) -> Void,
+                                   for signal: Int32) -> Bool {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        return sigaction(signal, &action, nil) == 0
     }
 }
 
 // MARK: - State shared with the signal handlers
 
-/// Set by the SIGINT handler; read by commands and by the readline hook.
+/// Set by the SIGINT handler; read by commands and by the reader's prompt loop.
 private let interruptRequested = Atomic<Bool>(false)
 /// Whether ``Interrupt/install()`` has run.
 private let handlerInstalled = Atomic<Bool>(false)
@@ -173,7 +172,7 @@ private let handlerInstalled = Atomic<Bool>(false)
 private let suspendRequested = Atomic<Bool>(false)
 /// Whether SIGTSTP currently has our handler.
 private let suspendCaught = Atomic<Bool>(false)
-/// Whether the main thread is inside `readline()`.
+/// Whether ``ReadlineLineReader`` is showing the prompt (the terminal may be in raw mode).
 private let readlineIsReading = Atomic<Bool>(false)
 /// The write end of the pipe that wakes the termination source (-1 until set up).
 private let terminationPipe = Atomic<Int32>(-1)

@@ -22,8 +22,10 @@ import Synchronization
 ///   back by ``saveHistory()`` (file mode 0600, parent directory created). ``addHistory(_:)``
 ///   skips empty lines, lines that start with a space (a way to keep a command out of the
 ///   history) and a repeat of the previous entry.
-/// - Completion: Tab calls `completer` with a ``CompletionRequest``; see ``ReadlineCompletion``
-///   for how candidates are quoted and when a space follows them.
+/// - Completion: Tab calls `completer` with a ``CompletionRequest``. Candidates are inserted
+///   quoted so that ``LineParser`` reads each back as one word (`my\ file.csv`, or escaped
+///   inside a quote the operator opened, which readline then closes); a single candidate gets
+///   a space after it unless it ends in `/`. Words break at blanks, quotes, `|` and `>`.
 /// - Output: the prompt and echo go to stderr when stdout is not a terminal, so only data
 ///   reaches stdout (`shopsh > out.txt` still shows its prompt).
 /// - `~/.inputrc` sections `$if shopsh` apply (`rl_readline_name` is `shopsh`).

@@ -1,0 +1,133 @@
+// InteractiveTests: the real binary under a real terminal (tmux): Tab completion, history
+// across restarts (file mode 0600), and Ctrl-C on a half-typed line.
+
+import Foundation
+import Testing
+
+/// A tmux server of its own (its own socket), running shopsh in a sandbox.
+final class TerminalSession {
+    let sandbox: ShopshSandbox
+    let socket: String
+    static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+
+    init(sandbox: ShopshSandbox) {
+        self.sandbox = sandbox
+        socket = "shopsh-test-\(UUID().uuidString.prefix(8))"
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// Runs tmux with posix_spawn and waitpid: the tmux server that new-session forks keeps
+    /// inherited descriptors open, which stalls Foundation's Process, so output goes to a file.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ["tmux", "-L", socket] + arguments
+        let environment = sandbox.environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = environment.map { strdup($0) } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        // Test threads may block SIGINT; the terminal's programs must get it, as under a person's shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        sigaddset(&defaultSignals, SIGINT)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, &cArguments, &cEnvironment) == 0 else {
+            throw CocoaError(.executableLoad)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts shopsh in a new 160×40 terminal.
+    func start() throws {
+        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"].map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
+        let started = try tmux(["new-session", "-d", "-s", "shop", "-x", "160", "-y", "40",
+                  "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'; sleep 30"])
+        if !started.isEmpty { Issue.record("tmux new-session: \(started)") }
+        try waitFor { $0.contains("shop>") }   // capture-pane drops trailing blanks
+    }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "shop"] + keys) }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "shop"]) }
+
+    /// Waits up to 10 s for the screen to satisfy `condition`; returns the screen.
+    @discardableResult
+    func waitFor(_ condition: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        var text = ""
+        for _ in 0..<200 {
+            text = try screen()
+            if condition(text) { return text }
+            usleep(50_000)
+        }
+        Issue.record("timed out; the screen shows:\n\(text)", sourceLocation: sourceLocation)
+        return text
+    }
+}
+
+@Suite(.serialized, .enabled(if: TerminalSession.available, "needs tmux (make test installs it)"))
+struct InteractiveTests {
+    @Test func tabCompletesCommandsAndSubcommands() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")   // create the demo shop first
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("prod", "Tab")
+        try terminal.waitFor { $0.contains("shop> products") }
+        // The completion added the space: typing on gives "products show 5".
+        try terminal.send("sh", "Tab", "5", "Enter")
+        try terminal.waitFor { $0.contains("BEA-NAI-NAI-005") }
+    }
+
+    @Test func historySurvivesARestartInAPrivateFile() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let first = TerminalSession(sandbox: sandbox)
+        try first.start()
+        try first.send("products show 1 --fields sku", "Enter")
+        try first.waitFor { $0.contains("BEA-ESS-ESS-001") }
+        try first.send("exit", "Enter")
+        let folder = URL(fileURLWithPath: sandbox.environment["XDG_STATE_HOME"] ?? "").appendingPathComponent("shopsh")
+        for _ in 0..<100 where (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? true {
+            usleep(50_000)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("history-") }
+        #expect(files.count == 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(files[0]).path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let second = TerminalSession(sandbox: sandbox)
+        try second.start()
+        try second.send("Up", "Up")   // "exit", then the command before it
+        try second.waitFor { $0.contains("shop> products show 1 --fields sku") }
+    }
+
+    @Test func ctrlCClearsTheLineAndTheShellStaysUp() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("products show half-typed", "C-c")
+        try terminal.waitFor { $0.contains("^C") }
+        try terminal.send("products show 3 --fields sku", "Enter")
+        let screen = try terminal.waitFor { $0.contains("BEA-VEL-POW-003") }
+        #expect(!screen.contains("no product with id or SKU \"half-typed"))
+    }
+}
