@@ -20,7 +20,7 @@ build: deps
 ## Unit, store, plugin and end-to-end tests (the e2e tests run the built binary).
 test: deps
 	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) test --disable-xctest
 
 ## Installs what the build and tests use when it is missing (needs root or sudo).
 deps:
