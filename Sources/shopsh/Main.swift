@@ -30,6 +30,10 @@ enum Main {
         case .parsed(let parsed): options = parsed
         case .exit(let status): return status
         }
+        if let first = options.words.first, first.hasPrefix("-"), first != "--" {
+            printError("unknown option \(first) (see 'shopsh --help')")
+            return 2
+        }
         let terminal = Terminal.current()
         let store: SQLiteStore
         do {
@@ -51,7 +55,7 @@ enum Main {
             return Blocking.run { await runBatch(batch, shell: shell, continueOnError: options.continueOnError) }
         }
         if !options.words.isEmpty {
-            let words = options.words.first == "--" ? Array(options.words.dropFirst()) : options.words
+            let words = Array(options.words.drop { $0 == "--" })
             return status(Blocking.run { await shell.execute(words: words) })
         }
         if !terminal.stdinIsTerminal {

@@ -86,6 +86,23 @@ import Testing
         #expect(result.stdout == "3\n4\n")
     }
 
+    @Test func pipesAndRedirectsInsideTheShell() throws {
+        let sandbox = try ShopshSandbox()
+        let file = sandbox.root.appendingPathComponent("all.csv").path
+        let result = try sandbox.run([], stdin: """
+            products list --all -o json | jq length
+            products list --all -o csv > \(file)
+            products show 2 -o csv --fields id --no-header >> \(file)
+            products search 'a|b > c' -o json
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("194\n"))
+        #expect(result.stdout.hasSuffix("[]\n"))   // quoted | and > are part of the search text
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.components(separatedBy: "\r\n").count == 197)   // header, 194 rows, "2", final empty
+        #expect(written.hasSuffix("\r\n2\r\n"))
+    }
+
     @Test func sharedScenariosRunUnchanged() throws {
         let folder = ShopshBinary.packageRoot.appendingPathComponent("Tests/EndToEndTests/Scenarios")
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".shop") }

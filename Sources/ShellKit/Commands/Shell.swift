@@ -60,16 +60,35 @@ public final class Shell: ShellHost, @unchecked Sendable {
             report(ShopError.usage("missing command before | or >"), location: location, words: [])
             return .usageError
         }
-        return await execute(words: parsed.words, location: location)
+        guard parsed.redirect != nil || parsed.pipeCommand != nil else {
+            return await execute(words: parsed.words, location: location)
+        }
+        flushStdout()
+        let destination: OutputDestination
+        do {
+            destination = try parsed.pipeCommand.map { command throws(ShopError) in try OutputDestination.pipe(to: command) }
+                ?? OutputDestination.file(parsed.redirect ?? Redirect(path: "", append: false))
+        } catch {
+            report(error, location: location, words: parsed.words)
+            return .failure
+        }
+        defer { destination.finish() }
+        return await execute(words: parsed.words, location: location, destination: destination)
     }
 
     /// Runs one command given as words (`["products", "list", "--all"]`).
     public func execute(words: [String], location: String? = nil) async -> CommandOutcome {
+        await execute(words: words, location: location,
+                      destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal))
+    }
+
+    func execute(words: [String], location: String?, destination: OutputDestination) async -> CommandOutcome {
         Interrupt.clear()
         let context = CommandContext(services: services, session: session, terminal: terminal,
-                                     environment: environment, sink: stdout,
-                                     sinkIsTerminal: terminal.stdoutIsTerminal, host: self)
-        defer { flushStdout() }
+                                     environment: environment, sink: destination.sink,
+                                     sinkIsTerminal: destination.isTerminal, host: self)
+        let stdout = destination.sink
+        defer { try? stdout.flush() }
         guard let name = words.first else { return .success }
         guard let root = commandType(named: name) else {
             report(ShopError.usage("unknown command \"\(name)\"\(suggestion(for: name)); type help for the list"),

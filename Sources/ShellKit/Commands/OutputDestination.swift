@@ -1,0 +1,85 @@
+// OutputDestination: where one command's data goes: stdout, a file (`> FILE`, `>> FILE`),
+// or a system shell command (`| CMD`) that reads it on its stdin.
+
+import Foundation
+import ShopCore
+import ShopOutput
+
+/// An opened destination for one command's output; `finish()` closes it and waits for a pipe.
+final class OutputDestination {
+    let sink: OutputSink
+    let isTerminal: Bool
+    private let fileDescriptor: Int32?
+    private let childPID: pid_t?
+
+    private init(sink: OutputSink, isTerminal: Bool, fileDescriptor: Int32?, childPID: pid_t?) {
+        self.sink = sink
+        self.isTerminal = isTerminal
+        self.fileDescriptor = fileDescriptor
+        self.childPID = childPID
+    }
+
+    static func standardOutput(_ sink: OutputSink, isTerminal: Bool) -> OutputDestination {
+        OutputDestination(sink: sink, isTerminal: isTerminal, fileDescriptor: nil, childPID: nil)
+    }
+
+    /// `> FILE` (truncate) or `>> FILE` (append), created with mode 0644.
+    static func file(_ redirect: Redirect) throws(ShopError) -> OutputDestination {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (redirect.append ? O_APPEND : O_TRUNC)
+        let descriptor = open(redirect.path, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw .invalidInput("cannot write \(redirect.path): \(String(cString: strerror(errno)))")
+        }
+        return OutputDestination(sink: OutputSink(fileDescriptor: descriptor), isTerminal: false,
+                                 fileDescriptor: descriptor, childPID: nil)
+    }
+
+    /// `| CMD`: runs `/bin/sh -c CMD` with its stdin reading what the command writes.
+    static func pipe(to command: String) throws(ShopError) -> OutputDestination {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw .storage("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        // shopsh ignores SIGPIPE and handles SIGINT itself; the command gets the defaults back.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, signal) }
+        var noMask = sigset_t()
+        sigemptyset(&noMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &noMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let arguments = ["/bin/sh", "-c", command]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+        close(readEnd)
+        guard status == 0 else {
+            close(writeEnd)
+            throw .storage("cannot run /bin/sh: \(String(cString: strerror(status)))")
+        }
+        return OutputDestination(sink: OutputSink(fileDescriptor: writeEnd), isTerminal: false,
+                                 fileDescriptor: writeEnd, childPID: pid)
+    }
+
+    /// Flushes, closes a file or pipe, and waits for a piped command to finish.
+    func finish() {
+        try? sink.flush()
+        if let fileDescriptor { close(fileDescriptor) }
+        if let childPID {
+            var status: Int32 = 0
+            while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+}
