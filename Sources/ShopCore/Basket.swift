@@ -20,12 +20,23 @@ public struct BasketLine: Hashable, Sendable {
         self.discount = discount
         self.quantity = quantity
     }
+}
 
+/// A priced line (basket or order): the one place line totals are computed.
+public protocol PricedLine {
+    var unitPrice: Money { get }
+    var discount: Percentage { get }
+    var quantity: Int { get }
+}
+
+extension PricedLine {
     /// Price times quantity, before the discount.
     public var total: Money { unitPrice.times(quantity) }
-    /// The line total after the discount, rounded once.
+    /// The line total after the discount, rounded once to the minor unit.
     public var discountedTotal: Money { total.discounted(by: discount) }
 }
+
+extension BasketLine: PricedLine {}
 
 /// A product a user marked as a favourite.
 public struct Favorite: Hashable, Sendable {

@@ -16,7 +16,7 @@ public enum OrderStatus: String, CaseIterable, Hashable, Sendable {
 }
 
 /// One line of an order, frozen at checkout.
-public struct OrderLine: Hashable, Sendable {
+public struct OrderLine: Hashable, Sendable, PricedLine {
     public var productID: Int64?
     public var sku: String
     public var title: String
@@ -32,9 +32,6 @@ public struct OrderLine: Hashable, Sendable {
         self.discount = discount
         self.quantity = quantity
     }
-
-    public var total: Money { unitPrice.times(quantity) }
-    public var discountedTotal: Money { total.discounted(by: discount) }
 }
 
 /// An order placed by a user.
