@@ -86,6 +86,18 @@ import Testing
         #expect(result.stdout == "3\n4\n")
     }
 
+    @Test func helpForCommandsAndSubcommands() throws {
+        let sandbox = try ShopshSandbox()
+        let overview = try sandbox.ok("help")
+        #expect(overview.contains("products") && overview.contains("exit"))
+        for command in ["products stock --help", "help products stock", "products help stock", "products stock -h"] {
+            let text = try sandbox.ok(command)
+            #expect(text.contains("USAGE: products stock"), "\(command) gave:\n\(text)")
+        }
+        #expect(try sandbox.ok("products").contains("SUBCOMMANDS"))
+        #expect(try sandbox.run(["-c", "help nothing"]).status == 2)
+    }
+
     @Test func pipesAndRedirectsInsideTheShell() throws {
         let sandbox = try ShopshSandbox()
         let file = sandbox.root.appendingPathComponent("all.csv").path

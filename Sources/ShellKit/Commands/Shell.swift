@@ -101,8 +101,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
             if let command = parsed as? any ShellCommand {
                 try await command.run(in: context)
             } else {
-                // A plugin's name alone: show what it can do.
-                stdout.write(root.helpMessage(columns: helpColumns))
+                // A plugin's name alone, `--help`, or `products help list` (argument-parser answers
+                // those with its own help command): show the help of the subcommand named.
+                let path = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+                stdout.write(root.helpMessage(for: subcommand(of: root, path: path), columns: helpColumns))
                 stdout.write("\n")
             }
             return .success
@@ -116,7 +118,6 @@ public final class Shell: ShellHost, @unchecked Sendable {
         } catch {
             let code = root.exitCode(for: error)
             if code == .success {
-                // --help and friends: not an error.
                 stdout.write(root.fullMessage(for: error, columns: helpColumns))
                 stdout.write("\n")
                 return .success
@@ -254,6 +255,16 @@ public final class Shell: ShellHost, @unchecked Sendable {
     func suggestion(for name: String) -> String {
         let close = commandNames.filter { EditDistance.between($0, name) <= 2 || $0.hasPrefix(name) }
         return close.isEmpty ? "" : " (did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?)"
+    }
+
+    /// The deepest subcommand that the leading words name (`["list", "--x"]` → products list).
+    func subcommand(of root: any ParsableCommand.Type, path arguments: [String]) -> any ParsableCommand.Type {
+        var current: any ParsableCommand.Type = root
+        for word in arguments {
+            guard let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            current = sub
+        }
+        return current
     }
 
     /// `products list` for `["list", "--x"]` under products: where to find help.
