@@ -7,7 +7,7 @@ import PackageDescription
 
 /// The command plugins, one folder each under `plugins/`. Adding a plugin is one line here
 /// and one line in `Sources/shopsh/PluginList.swift`.
-let pluginNames = ["Products"]
+let pluginNames = ["Products", "Basket", "Favorites", "Users", "Orders", "Currency"]
 
 let pluginTargets: [Target] = pluginNames.map { name in
     .target(
@@ -21,7 +21,7 @@ let pluginTargets: [Target] = pluginNames.map { name in
 let pluginTests: [Target] = pluginNames.map { name in
     .testTarget(
         name: "\(name)Tests",
-        dependencies: [.target(name: name), "ShopStoreSQLite", "ShellKit", "ShopCore", "ShopOutput"],
+        dependencies: [.target(name: name), "ShopStoreSQLite", "ShellKit", "ShopCore", "ShopOutput", "TestSupport"],
         path: "Tests/\(name)Tests"
     )
 }
@@ -64,6 +64,11 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStoreSQLite", "ShopOutput", "ShellKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreSQLite"],
+            path: "Tests/TestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),

@@ -3,8 +3,19 @@
 /// Everything a plugin may use of the shop. Plugins hold these protocols, never a store.
 public struct ShopServices: Sendable {
     public var products: any ProductService
+    public var baskets: any BasketService
+    public var favorites: any FavoritesService
+    public var users: any UserService
+    public var orders: any OrderService
+    public var currencies: any CurrencyService
 
-    public init(products: any ProductService) {
+    public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
+                users: any UserService, orders: any OrderService, currencies: any CurrencyService) {
         self.products = products
+        self.baskets = baskets
+        self.favorites = favorites
+        self.users = users
+        self.orders = orders
+        self.currencies = currencies
     }
 }

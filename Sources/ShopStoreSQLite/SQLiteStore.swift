@@ -49,7 +49,9 @@ public final class SQLiteStore: Sendable {
 
     /// Every service of this store.
     public var services: ShopServices {
-        ShopServices(products: SQLiteProductService(pool: pool))
+        ShopServices(products: SQLiteProductService(pool: pool), baskets: SQLiteBasketService(pool: pool),
+                     favorites: SQLiteFavoritesService(pool: pool), users: SQLiteUserService(pool: pool),
+                     orders: SQLiteOrderService(pool: pool), currencies: SQLiteCurrencyService(pool: pool))
     }
 
     /// Whether the store holds no products and no users (a new file).

@@ -1,9 +1,19 @@
 // PluginList: the command plugins this build of shopsh offers. Adding a plugin: one line here.
 
+import Basket
+import Currency
+import Favorites
+import Orders
 import Products
+import Users
 import ShellKit
 
 /// Every plugin, in the order `help` lists them.
 let allPlugins: [ShellPlugin] = [
     productsPlugin,
+    basketPlugin,
+    favoritesPlugin,
+    usersPlugin,
+    ordersPlugin,
+    currencyPlugin,
 ]

@@ -8,65 +8,27 @@ import ShopCore
 import ShopOutput
 import ShopStoreSQLite
 import Testing
+import TestSupport
 
-/// A shell with only the products plugin, on a new empty store, capturing stdout and stderr.
-final class ProductsHarness: @unchecked Sendable {
-    let folder: URL
-    let store: SQLiteStore
-    let shell: Shell
-    let sink = OutputSink.memory()
-    private let errors = ErrorLog()
+/// The products plugin on a new empty store.
+func productsShell() throws -> ShellHarness { try ShellHarness(plugins: [productsPlugin]) }
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("products-tests-\(UUID().uuidString)")
-        store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true)
-        let session = Session(storeName: "test", environment: [:])
-        let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false)
-        let log = errors
-        shell = Shell(services: store.services, plugins: [productsPlugin], session: session, terminal: terminal,
-                      environment: [:], stdout: sink, stderr: { log.append($0) })
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    var stderr: String { errors.text }
-
-    /// Runs a command line and returns its outcome and the stdout it produced.
-    func run(_ line: String) async -> (CommandOutcome, String) {
-        let before = sink.memoryText.utf8.count
-        let outcome = await shell.execute(line: line)
-        return (outcome, String(sink.memoryText.utf8.dropFirst(before)) ?? "")
-    }
-
-    func json(_ line: String) async throws -> Any {
-        let (outcome, text) = await run(line)
-        #expect(outcome == .success, "\(line): \(stderr)")
-        return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-    }
-
+extension ShellHarness {
     func stock(_ reference: String) async throws -> Int {
-        try await store.services.products.product(reference).stock
+        try await services.products.product(reference).stock
     }
-}
-
-/// What the shell wrote to stderr.
-final class ErrorLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected = ""
-    func append(_ text: String) { lock.lock(); collected += text; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return collected }
 }
 
 @Suite struct ProductsCommandTests {
     @Test func addShowUpdateDelete() async throws {
-        let shop = try ProductsHarness()
+        let shop = try productsShell()
         #expect(await shop.run("products add --title Mug --price 12.5 --category kitchen --sku K-MUG --stock 3").0 == .success)
         let shown = try #require(try await shop.json("products show K-MUG -o json") as? [String: Any])
         #expect((shown["price"] as? NSNumber)?.stringValue == "12.5")
-        #expect(await shop.run("products show K-MUG -o json --fields price").1 == "{\"price\":12.50}\n")
+        #expect(await shop.run("products show K-MUG -o json --fields price").stdout == "{\"price\":12.50}\n")
 
         #expect(await shop.run("products update K-MUG --price 9.95 --title 'Big Mug'").0 == .success)
-        let product = try await shop.store.services.products.product("K-MUG")
+        let product = try await shop.services.products.product("K-MUG")
         #expect(product.price == Money(minorUnits: 995, currency: .usd))
         #expect(product.title == "Big Mug")
 
@@ -77,7 +39,7 @@ final class ErrorLog: @unchecked Sendable {
     }
 
     @Test func badInputIsRefusedAndChangesNothing() async throws {
-        let shop = try ProductsHarness()
+        let shop = try productsShell()
         #expect(await shop.run("products add --title Mug --price 1 --category kitchen --sku K-1").0 == .success)
         for line in ["products add --title Cup --price 1,5 --category kitchen",
                      "products add --title Cup --price 1.999 --category kitchen",
@@ -89,12 +51,12 @@ final class ErrorLog: @unchecked Sendable {
             #expect(outcome != .success, "\(line) was accepted")
             #expect(output.isEmpty)
         }
-        #expect(try await shop.store.services.products.countProducts(ProductFilter()) == 1)
-        #expect(try await shop.store.services.products.product("K-1").price.minorUnits == 100)
+        #expect(try await shop.services.products.countProducts(ProductFilter()) == 1)
+        #expect(try await shop.services.products.product("K-1").price.minorUnits == 100)
     }
 
     @Test func stockNeverGoesBelowZero() async throws {
-        let shop = try ProductsHarness()
+        let shop = try productsShell()
         _ = await shop.run("products add --title Mug --price 1 --category kitchen --sku K-1 --stock 5")
         #expect(await shop.run("products stock K-1 +10").0 == .success)
         #expect(try await shop.stock("K-1") == 15)
@@ -110,28 +72,28 @@ final class ErrorLog: @unchecked Sendable {
     }
 
     @Test func importIsAllOrNothing() async throws {
-        let shop = try ProductsHarness()
+        let shop = try productsShell()
         let good = shop.folder.appendingPathComponent("good.json")
         try #"[{"title":"A","category":"c","price":1.10,"sku":"A-1"},{"title":"B","category":"c","price":2,"sku":"B-1"}]"#
             .write(to: good, atomically: true, encoding: .utf8)
         #expect(await shop.run("products import \(good.path)").0 == .success)
-        #expect(try await shop.store.services.products.countProducts(ProductFilter()) == 2)
+        #expect(try await shop.services.products.countProducts(ProductFilter()) == 2)
 
         let bad = shop.folder.appendingPathComponent("bad.csv")
         try "sku,title,category,price\r\nA-1,A renamed,c,1.20\r\nC-1,C,c,abc\r\n".write(to: bad, atomically: true, encoding: .utf8)
         #expect(await shop.run("products import \(bad.path)").0 == .failure)
         #expect(shop.stderr.contains("record 2 (line 3)"))
-        #expect(try await shop.store.services.products.product("A-1").title == "A")   // not half-imported
+        #expect(try await shop.services.products.product("A-1").title == "A")   // not half-imported
 
         let update = shop.folder.appendingPathComponent("update.csv")
         try "sku,title,category,price\r\nA-1,A renamed,c,1.20\r\n".write(to: update, atomically: true, encoding: .utf8)
         #expect(await shop.run("products import \(update.path)").0 == .success)
-        #expect(try await shop.store.services.products.product("A-1").title == "A renamed")
-        #expect(try await shop.store.services.products.countProducts(ProductFilter()) == 2)
+        #expect(try await shop.services.products.product("A-1").title == "A renamed")
+        #expect(try await shop.services.products.countProducts(ProductFilter()) == 2)
     }
 
     @Test func filtersCombine() async throws {
-        let shop = try ProductsHarness()
+        let shop = try productsShell()
         for (sku, price, stock, category) in [("P-1", "5", 0, "a"), ("P-2", "15", 2, "a"), ("P-3", "25", 2, "b"), ("P-4", "35", 2, "a")] {
             _ = await shop.run("products add --title 'Item \(sku)' --price \(price) --category \(category) --sku \(sku) --stock \(stock)")
         }

@@ -12,6 +12,10 @@ public final class Session: @unchecked Sendable {
     public var paging = PagingDefaults()
     /// The store's display name (the prompt shows it).
     public var storeName: String
+    /// The current customer (`use USER`): USER arguments may then be left out.
+    public var currentUser: String?
+    /// The session's display currency (`set currency CODE`).
+    public var currency: String?
 
     public init(storeName: String, environment: [String: String]) {
         self.storeName = storeName

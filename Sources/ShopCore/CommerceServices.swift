@@ -1,0 +1,194 @@
+// CommerceServices: the service protocols for baskets, favourites, users, orders and currency.
+// USER references are an id, a username or an email; PRODUCT references an id or a SKU.
+
+/// A user's basket with its lines and totals (in the shop's base currency).
+public struct Basket: Hashable, Sendable {
+    public var user: User
+    public var lines: [BasketLine]
+
+    public init(user: User, lines: [BasketLine]) {
+        self.user = user
+        self.lines = lines
+    }
+
+    public var currency: Currency { lines.first?.unitPrice.currency ?? .usd }
+    /// Sum of price × quantity, before discounts.
+    public var total: Money { lines.reduce(.zero(currency)) { $0 + $1.total } }
+    /// Sum of the discounted line totals (each rounded once).
+    public var discountedTotal: Money { lines.reduce(.zero(currency)) { $0 + $1.discountedTotal } }
+    public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }
+}
+
+/// The baskets. Quantities are whole numbers from 1 to `BasketLimits.maxQuantity`.
+public protocol BasketService: Sendable {
+    func basket(_ user: String) async throws -> Basket
+    /// Adds `quantity` (incrementing an existing line) in one atomic statement; refuses a product
+    /// out of stock and a disabled user. Returns the line as it now is.
+    func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine
+    /// Sets a line's quantity; 0 removes the line (then nil is returned).
+    func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine?
+    func removeFromBasket(_ user: String, product: String) async throws
+    /// Empties the basket; returns how many lines it had.
+    func clearBasket(_ user: String) async throws -> Int
+    /// Turns the basket into an order in one transaction (see `OrderService`).
+    func checkout(_ user: String) async throws -> Order
+}
+
+public enum BasketLimits {
+    public static let maxQuantity = 10_000
+}
+
+/// A favourite with its product.
+public struct FavoriteProduct: Hashable, Sendable {
+    public var product: Product
+    public var addedAt: String
+
+    public init(product: Product, addedAt: String) {
+        self.product = product
+        self.addedAt = addedAt
+    }
+}
+
+/// How often a product was favourited.
+public struct FavoriteCount: Hashable, Sendable {
+    public var product: Product
+    public var count: Int
+
+    public init(product: Product, count: Int) {
+        self.product = product
+        self.count = count
+    }
+}
+
+public protocol FavoritesService: Sendable {
+    func favorites(_ user: String) async throws -> [FavoriteProduct]
+    /// Returns false when it was already a favourite (not an error, no duplicate).
+    func addFavorite(_ user: String, product: String) async throws -> Bool
+    /// Returns false when it was not a favourite.
+    func removeFavorite(_ user: String, product: String) async throws -> Bool
+    /// Returns true when the product is now a favourite.
+    func toggleFavorite(_ user: String, product: String) async throws -> Bool
+    func topFavorites(limit: Int) async throws -> [FavoriteCount]
+}
+
+/// A new user as an operator describes one.
+public struct NewUser: Hashable, Sendable {
+    public var username: String
+    public var email: String
+    public var firstName: String
+    public var lastName: String
+    public var phone: String?
+    public var role: UserRole
+
+    public init(username: String, email: String, firstName: String = "", lastName: String = "",
+                phone: String? = nil, role: UserRole = .user) {
+        self.username = username
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.role = role
+    }
+}
+
+/// Changes to a user: nil fields stay as they are.
+public struct UserChanges: Hashable, Sendable {
+    public var username: String?
+    public var email: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var phone: String?
+    public var role: UserRole?
+
+    public init(username: String? = nil, email: String? = nil, firstName: String? = nil, lastName: String? = nil,
+                phone: String? = nil, role: UserRole? = nil) {
+        self.username = username
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.role = role
+    }
+}
+
+public protocol UserService: Sendable {
+    func listUsers(_ filter: UserFilter, page: Page, _ body: (User) throws -> Void) async throws
+    /// The user with this id, username or email; `notFound` names close matches otherwise.
+    func user(_ reference: String) async throws -> User
+    func addUser(_ user: NewUser) async throws -> User
+    func updateUser(_ reference: String, _ changes: UserChanges) async throws -> User
+    func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User
+    /// Stores a salted hash of `password` (at least 6 characters).
+    func setPassword(_ reference: String, _ password: String) async throws
+    func checkPassword(_ reference: String, _ password: String) async throws -> Bool
+    /// Deletes the user with their basket and favourites; their orders are kept.
+    func deleteUser(_ reference: String) async throws -> User
+}
+
+/// Which orders a listing shows. Dates are `YYYY-MM-DD`, inclusive.
+public struct OrderFilter: Hashable, Sendable {
+    public var user: String?
+    public var status: OrderStatus?
+    public var since: String?
+    public var until: String?
+
+    public init(user: String? = nil, status: OrderStatus? = nil, since: String? = nil, until: String? = nil) {
+        self.user = user
+        self.status = status
+        self.since = since
+        self.until = until
+    }
+}
+
+/// Orders counted and summed per day or per status.
+public struct OrderStatsRow: Hashable, Sendable {
+    public var group: String
+    public var count: Int
+    public var revenue: Money
+
+    public init(group: String, count: Int, revenue: Money) {
+        self.group = group
+        self.count = count
+        self.revenue = revenue
+    }
+}
+
+public enum OrderStatsGrouping: String, CaseIterable, Sendable {
+    case day, status
+}
+
+public protocol OrderService: Sendable {
+    func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws
+    /// One order with its lines.
+    func order(_ id: Int64) async throws -> Order
+    /// Moves an order along placed → paid → shipped → delivered, or placed/paid → cancelled
+    /// (which restocks); other moves are refused with the allowed ones listed.
+    func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order
+    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow]
+}
+
+/// An ISO 4217 currency with its name.
+public struct CurrencyInfo: Hashable, Sendable {
+    public var code: String
+    public var name: String
+    /// nil for codes without a minor unit (gold, SDR…).
+    public var minorUnits: Int?
+
+    public init(code: String, name: String, minorUnits: Int?) {
+        self.code = code
+        self.name = name
+        self.minorUnits = minorUnits
+    }
+}
+
+public protocol CurrencyService: Sendable {
+    func currencies() async throws -> [CurrencyInfo]
+    /// The currency with this code, with its minor unit (unknown codes are an error).
+    func currency(_ code: String) async throws -> Currency
+    /// The rates of the latest date on or before `date` (the newest date when nil).
+    func rates(on date: String?) async throws -> [CurrencyRate]
+    /// The rate of `code` per euro on the latest date on or before `date`; EUR is 1.
+    func rate(_ code: String, on date: String?) async throws -> CurrencyRate
+    /// Stores rates (replacing those of the same date and code); returns how many.
+    func importRates(_ rates: [CurrencyRate]) async throws -> Int
+}

@@ -1,0 +1,1 @@
+// BasketTests: tests of the basket plugin (being written).

@@ -1,0 +1,1 @@
+// CurrencyTests: tests of the currency plugin (being written).

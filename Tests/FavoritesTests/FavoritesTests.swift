@@ -1,0 +1,1 @@
+// FavoritesTests: tests of the favorites plugin (being written).

@@ -1,0 +1,1 @@
+// OrdersTests: tests of the orders plugin (being written).

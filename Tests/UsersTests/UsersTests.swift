@@ -1,0 +1,1 @@
+// UsersTests: tests of the users plugin (being written).
