@@ -24,6 +24,14 @@ public enum CurrencyConverter {
         return Money(minorUnits: minor, currency: target)
     }
 
+    /// Units of the target per unit of the source (targetRate / sourceRate), rounded to `scale` digits; for display.
+    public static func crossRate(sourceRate: ExactDecimal, targetRate: ExactDecimal, scale: Int = 6) throws(ShopError) -> ExactDecimal {
+        let unit = Money(minorUnits: 1, currency: Currency(code: "XXX", minorUnitDigits: 0))
+        let converted = try convert(unit, to: Currency(code: "XXX", minorUnitDigits: scale),
+                                    sourceRate: sourceRate, targetRate: targetRate)
+        return converted.amount
+    }
+
     private static func power(_ exponent: Int) -> Int128 {
         var result: Int128 = 1
         for _ in 0..<exponent { result *= 10 }

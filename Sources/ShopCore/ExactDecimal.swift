@@ -30,6 +30,17 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
         return (negative ? "-" : "") + String(whole) + "." + padded
     }
 
+    /// The same value with trailing fractional zeros dropped (`1.168400` → `1.1684`, `2.000000` → `2`).
+    public var normalized: ExactDecimal {
+        var units = self.units
+        var scale = self.scale
+        while scale > 0 && units % 10 == 0 {
+            units /= 10
+            scale -= 1
+        }
+        return ExactDecimal(units: units, scale: scale)
+    }
+
     /// The same value expressed with another scale, rounding half away from zero when
     /// digits are dropped. Returns nil if the result would overflow.
     public func rescaled(to newScale: Int) -> ExactDecimal? {

@@ -22,7 +22,9 @@ struct InteractiveLoop {
         var lineNumber = 0
         var lastOutcome = CommandOutcome.success
         while !shell.exitRequested {
-            let prompt = accumulator.isContinuing ? "…> " : "\(shell.session.storeName)> "
+            let session = shell.session
+            let prompt = accumulator.isContinuing ? "…> "
+                : session.storeName + (session.currentUser.map { " (\($0))" } ?? "") + "> "
             guard case .line(let line) = reader.readLine(prompt: prompt) else {
                 FileHandle.standardError.write(Data("\n".utf8))
                 break

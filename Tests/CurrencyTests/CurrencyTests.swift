@@ -1,1 +1,111 @@
-// CurrencyTests: tests of the currency plugin (being written).
+// CurrencyTests: rates, conversion and rounding to minor units, imports of the three ECB
+// shapes, and --currency on product output, on the demo shop.
+
+import Currency
+import Foundation
+import Products
+import ShellKit
+import Testing
+import TestSupport
+
+func currencyShell() throws -> ShellHarness {
+    try ShellHarness(plugins: [currencyPlugin, productsPlugin], demo: true)
+}
+
+/// The exact decimal text of a key in one line of compact JSON (what jq would print).
+func rawNumber(_ key: String, in json: String) -> String? {
+    guard let start = json.range(of: "\"\(key)\":") else { return nil }
+    return String(json[start.upperBound...].prefix { "0123456789.-".contains($0) })
+}
+
+@Suite struct CurrencyConversionTests {
+    @Test func currenciesWithoutMinorUnitsGetNoDecimals() async throws {
+        let shop = try currencyShell()
+        for (code, rate) in [("JPY", "186.75"), ("KRW", "1740.86")] {
+            let (outcome, json) = await shop.run("currency convert 100 USD \(code) -o json")
+            #expect(outcome == .success, "\(shop.stderr)")
+            let converted = try #require(rawNumber("converted", in: json))
+            #expect(!converted.contains("."))
+            // 100 USD at the 2026-04-13 ECB rates (USD 1.1684 per EUR), rounded half away from zero.
+            let expected = (Decimal(string: "100")! * Decimal(string: rate)! / Decimal(string: "1.1684")!)
+            var rounded = Decimal()
+            var value = expected
+            NSDecimalRound(&rounded, &value, 0, .plain)
+            #expect(converted == "\(rounded)")
+            #expect(json.contains("\"rate_date\":\"2026-04-13\""))
+        }
+    }
+
+    @Test func importedKWDRatesConvertWithThreeDecimals() async throws {
+        let shop = try currencyShell()
+        #expect(await shop.run("currency convert 1 EUR KWD").outcome == .failure)
+        #expect(shop.stderr.contains("no exchange rate for KWD"))
+        let file = shop.folder.appendingPathComponent("kwd.csv")
+        try "Date,USD,KWD,\n2026-04-14,1.1700,0.35871,\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(await shop.run("currency import \(file.path)").outcome == .success)
+        let (_, json) = await shop.run("currency convert 1 EUR KWD -o json")
+        #expect(rawNumber("converted", in: json) == "0.359")
+        #expect(json.contains("\"rate_date\":\"2026-04-14\""))
+    }
+
+    @Test func productPricesConvertExactly() async throws {
+        let shop = try currencyShell()
+        let (outcome, json) = await shop.run("products show 1 --currency EUR -o json")
+        #expect(outcome == .success, "\(shop.stderr)")
+        // 9.99 USD / 1.1684 = 8.5501… EUR.
+        #expect(rawNumber("price", in: json) == "8.55")
+        #expect(json.contains("\"currency\":\"EUR\""))
+        #expect(json.contains("\"rate_date\":\"2026-04-13\""))
+        // `set currency` makes it the session default.
+        #expect(await shop.run("set currency JPY").outcome == .success)
+        let yen = await shop.run("products show 1 -o json").stdout
+        #expect(rawNumber("price", in: yen).map { !$0.contains(".") } == true)
+    }
+
+    @Test func badCodesAndDatesAreClearErrors() async throws {
+        let shop = try currencyShell()
+        #expect(await shop.run("currency convert 1 USD XYZ").outcome == .failure)
+        #expect(shop.stderr.contains("unknown currency code \"XYZ\""))
+        #expect(await shop.run("currency convert 1 USD JPY --date 1990-01-01").outcome == .failure)
+        #expect(shop.stderr.contains("1990-01-01"))
+        #expect(await shop.run("currency convert 1.234 USD JPY").outcome == .failure)
+        #expect(await shop.run("currency rates --date 2026-13-01").outcome == .usageError)
+        #expect(await shop.run("products list --currency EURO").outcome != .success)
+    }
+
+    @Test func ratesOfADayOrTheDayBefore() async throws {
+        let shop = try currencyShell()
+        let latest = try #require(try await shop.json("currency rates -o json") as? [[String: Any]])
+        #expect(latest.count == 29)
+        #expect(Set(latest.compactMap { $0["date"] as? String }) == ["2026-04-13"])
+        let older = try #require(try await shop.json("currency rates --date 2025-12-31 -o json") as? [[String: Any]])
+        #expect(Set(older.compactMap { $0["date"] as? String }) == ["2025-05-09"])
+        #expect(older.count == 30)
+    }
+}
+
+/// The three shipped ECB shapes (../shared/data, when present) agree once imported.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: ECBFiles.folder.path), "needs ../shared/data"))
+struct ECBImportAgreementTests {
+    @Test func dailyXMLDailyCSVAndHistoryAgree() async throws {
+        let shop = try ShellHarness(plugins: [currencyPlugin])
+        for file in ["eurofxref-hist.csv", "eurofxref-daily.xml", "eurofxref.csv"] {
+            #expect(await shop.run("currency import \(ECBFiles.folder.appendingPathComponent(file).path)").outcome == .success,
+                    "\(file): \(shop.stderr)")
+        }
+        let history = try ShellHarness(plugins: [currencyPlugin])
+        #expect(await history.run("currency import \(ECBFiles.folder.appendingPathComponent("eurofxref-hist.csv").path)").outcome == .success)
+        for date in ["2025-05-09", "2026-04-13"] {
+            // Importing the daily files over the history changed nothing for their days.
+            let merged = await shop.run("currency rates --date \(date) -o csv").stdout
+            let fromHistory = await history.run("currency rates --date \(date) -o csv").stdout
+            #expect(merged == fromHistory)
+            #expect(merged.contains(date))
+        }
+    }
+}
+
+enum ECBFiles {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/ecb-eurofxref")
+}

@@ -1,12 +1,127 @@
-// CurrencyCommand: the `currency` plugin (being written).
+// CurrencyCommand: the `currency` plugin: ECB rates, conversion, ISO 4217 codes, rate imports.
 
 import ArgumentParser
 import ShellKit
+import ShopCore
+import ShopOutput
 
 /// The currency plugin, as the executable registers it.
 public let currencyPlugin = ShellPlugin(CurrencyCommand.self)
 
 /// `currency`.
 struct CurrencyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "currency", abstract: "(being written)")
+    static let configuration = CommandConfiguration(
+        commandName: "currency",
+        abstract: "Exchange rates (ECB, against EUR), conversion and ISO 4217 codes.",
+        subcommands: [ShowRates.self, Convert.self, ListCodes.self, ImportRates.self])
+}
+
+/// `--date YYYY-MM-DD`.
+struct RateDateOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Use the rates of this day (or the last day before it with rates).", valueName: "YYYY-MM-DD"))
+    var date: String?
+
+    func validate() throws {
+        if let date, !ECBRatesDecoder.isISODate(date) {
+            throw ValidationError("invalid date \"\(date)\": expected YYYY-MM-DD")
+        }
+    }
+}
+
+/// `currency rates [--date D]`.
+struct ShowRates: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "rates", abstract: "Show the exchange rates against EUR, with their date.")
+
+    @OptionGroup var date: RateDateOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let rates = try await context.services.currencies.rates(on: date.date)
+        let columns = ["currency", "rate", "base", "date"].map(Column.init)
+        try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no rates") { emit in
+            for rate in rates {
+                try emit([.text(rate.currency), .decimal(rate.rate.normalized), .text("EUR"), .text(rate.date)])
+            }
+        }
+    }
+}
+
+/// `currency convert AMOUNT FROM TO [--date D]`.
+struct Convert: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an amount between currencies through EUR cross rates.",
+        discussion: "The result is rounded once, half away from zero, to the target currency's minor unit (JPY 0 digits, KWD 3).")
+
+    @Argument(help: "The amount, e.g. 100 or 12.50.")
+    var amount: String
+
+    @Argument(help: "The currency it is in, e.g. USD.")
+    var from: String
+
+    @Argument(help: "The currency to convert to, e.g. JPY.")
+    var to: String
+
+    @OptionGroup var date: RateDateOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let currencies = context.services.currencies
+        let source = try await currencies.currency(from)
+        let target = try await currencies.currency(to)
+        let money = try Money.parse(amount, currency: source)
+        let sourceRate = try await currencies.rate(source.code, on: date.date)
+        let targetRate = try await currencies.rate(target.code, on: sourceRate.date)
+        guard sourceRate.date == targetRate.date else {
+            throw ShopError.notFound("no \(target.code) rate on \(sourceRate.date), the date of the \(source.code) rate")
+        }
+        let converted = try CurrencyConverter.convert(money, to: target, sourceRate: sourceRate.rate, targetRate: targetRate.rate)
+        // The cross rate, for information (the conversion itself uses the exact rates).
+        let crossRate = try CurrencyConverter.crossRate(sourceRate: sourceRate.rate, targetRate: targetRate.rate)
+        let columns = ["amount", "from", "converted", "to", "rate", "rate_date"].map(Column.init)
+        try context.record(columns: columns, row: [
+            .decimal(money.amount), .text(source.code), .decimal(converted.amount), .text(target.code),
+            .decimal(crossRate.normalized), .text(sourceRate.date),
+        ], options: output)
+    }
+}
+
+/// `currency codes`.
+struct ListCodes: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "codes", abstract: "List ISO 4217 currency codes with their minor units.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let currencies = try await context.services.currencies.currencies()
+        let columns = ["code", "name", "minor_units"].map(Column.init)
+        try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no currencies") { emit in
+            for currency in currencies {
+                try emit([.text(currency.code), .text(currency.name), currency.minorUnits.map { .integer(Int64($0)) } ?? .null])
+            }
+        }
+    }
+}
+
+/// `currency import FILE`.
+struct ImportRates: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import ECB rates: daily XML, daily CSV or the full history CSV (all or nothing).")
+
+    @Argument(help: "An ECB rates file.", completion: .file(extensions: ["xml", "csv"]))
+    var file: String
+
+    func run(in context: CommandContext) async throws {
+        let rates: [CurrencyRate]
+        do {
+            rates = try ECBRatesDecoder.decode(try FileInput.read(file))
+        } catch {
+            throw ShopError.invalidInput("\(file): \(error.message)")
+        }
+        let count = try await context.services.currencies.importRates(rates)
+        let dates = Set(rates.map(\.date)).sorted()
+        let span = dates.count == 1 ? "for \(dates[0])" : "for \(dates.count) days, \(dates.first ?? "") to \(dates.last ?? "")"
+        context.note("imported \(count) rates \(span) from \(file)")
+    }
 }

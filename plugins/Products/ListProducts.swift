@@ -12,10 +12,10 @@ struct ProductFilterOptions: ParsableArguments {
     @Option(help: "Only products whose title, description, brand or SKU contains this text.")
     var search: String?
 
-    @Option(name: .customLong("min-price"), help: ArgumentHelp("Only products costing at least this much.", valueName: "amount"))
+    @Option(name: .customLong("min-price"), help: ArgumentHelp("Only products costing at least this much (USD).", valueName: "amount"))
     var minPrice: String?
 
-    @Option(name: .customLong("max-price"), help: ArgumentHelp("Only products costing at most this much.", valueName: "amount"))
+    @Option(name: .customLong("max-price"), help: ArgumentHelp("Only products costing at most this much (USD).", valueName: "amount"))
     var maxPrice: String?
 
     @Flag(name: .customLong("in-stock"), help: "Only products with stock.")
@@ -30,13 +30,14 @@ struct ProductFilterOptions: ParsableArguments {
 }
 
 /// Streams a product listing through the output layer.
-func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions,
+func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions, currency: CurrencyOption,
                   context: CommandContext) async throws {
     let page = try context.page(paging)
-    try await context.list(columns: ProductRows.columns, defaultFields: ProductRows.listingFields,
+    let display = try await context.moneyDisplay(currency)
+    try await context.list(columns: ProductRows.columns(display), defaultFields: ProductRows.listingFields(display),
                            options: output, page: page, emptyNote: emptyNote(filter)) { emit in
         try await context.services.products.listProducts(filter, page: page) { product in
-            try emit(ProductRows.cells(product))
+            try emit(ProductRows.cells(product, display))
         }
     }
 }
@@ -53,10 +54,11 @@ struct ListProducts: ShellCommand {
 
     @OptionGroup var filters: ProductFilterOptions
     @OptionGroup var paging: PagingOptions
+    @OptionGroup var currency: CurrencyOption
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        try await listProducts(try filters.filter(), output: output, paging: paging, context: context)
+        try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, context: context)
     }
 }
 
@@ -70,10 +72,12 @@ struct SearchProducts: ShellCommand {
 
     @OptionGroup var filters: ProductFilterOptions
     @OptionGroup var paging: PagingOptions
+    @OptionGroup var currency: CurrencyOption
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        try await listProducts(try filters.filter(search: text), output: output, paging: paging, context: context)
+        try await listProducts(try filters.filter(search: text), output: output, paging: paging, currency: currency,
+                               context: context)
     }
 }
 

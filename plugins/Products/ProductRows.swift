@@ -1,5 +1,6 @@
 // ProductRows: the one place where a product becomes output columns and cells.
 
+import ShellKit
 import ShopCore
 import ShopOutput
 
@@ -14,12 +15,18 @@ enum ProductRows {
     static let listingFields = ["id", "sku", "title", "category", "brand", "price", "currency",
                                 "discount_percentage", "stock", "rating"]
 
-    static func cells(_ product: Product) -> [Cell] {
+    /// The columns with money shown through `display` (adds `rate_date` when converting).
+    static func columns(_ display: MoneyDisplay) -> [Column] { columns + display.extraColumns }
+
+    /// The default listing fields for `display`.
+    static func listingFields(_ display: MoneyDisplay) -> [String] { listingFields + display.extraColumns.map(\.key) }
+
+    static func cells(_ product: Product, _ display: MoneyDisplay = .asStored) throws(ShopError) -> [Cell] {
         [.integer(product.id), .text(product.sku), .text(product.title), .text(product.category),
-         product.brand.map(Cell.text) ?? .null, .decimal(product.price.amount), .text(product.price.currency.code),
-         .decimal(product.discount.decimal), .decimal(product.discountedPrice.amount), .integer(Int64(product.stock)),
+         product.brand.map(Cell.text) ?? .null, try display.cell(product.price), .text(display.code(product.price)),
+         .decimal(product.discount.decimal), try display.cell(product.discountedPrice), .integer(Int64(product.stock)),
          .decimal(product.rating.decimal), .integer(Int64(product.minimumOrderQuantity)), .list(product.tags),
-         .text(product.description)]
+         .text(product.description)] + display.extraCells
     }
 
     static let categoryColumns = [Column("category"), Column("product_count")]

@@ -10,10 +10,12 @@ struct ShowProduct: ShellCommand {
     @Argument(help: "The product's id or SKU.")
     var product: String
 
+    @OptionGroup var currency: CurrencyOption
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
         let found = try await context.services.products.product(product)
-        try context.record(columns: ProductRows.columns, row: ProductRows.cells(found), options: output)
+        let display = try await context.moneyDisplay(currency)
+        try context.record(columns: ProductRows.columns(display), row: ProductRows.cells(found, display), options: output)
     }
 }

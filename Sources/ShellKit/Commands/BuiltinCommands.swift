@@ -7,7 +7,7 @@ import ShopOutput
 /// The built-in commands, in the order `help` lists them.
 public enum BuiltinCommands {
     public static let all: [any ShellCommand.Type] = [
-        HelpCommand.self, SetCommand.self, SourceCommand.self, PluginsCommand.self, ExitCommand.self,
+        HelpCommand.self, UseCommand.self, SetCommand.self, SourceCommand.self, PluginsCommand.self, ExitCommand.self,
     ]
 }
 
@@ -91,8 +91,8 @@ struct PluginsCommand: ShellCommand {
 struct SetCommand: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Show or change a session setting (format, color, header, wide, limit).",
-        discussion: "set format json · set color never · set header off · set wide on · set limit 20 · set NAME default")
+        abstract: "Show or change a session setting (format, currency, color, header, wide, limit).",
+        discussion: "set format json · set currency EUR · set color never · set header off · set wide on · set limit 20 · set NAME default")
 
     @Argument(help: "The setting's name.")
     var name: String?
@@ -105,6 +105,7 @@ struct SetCommand: ShellCommand {
         guard let name else {
             let rows: [(String, String)] = [
                 ("format", session.output.format?.rawValue ?? "default (table on a terminal, tsv otherwise)"),
+                ("currency", session.currency ?? "default (as stored, USD)"),
                 ("color", session.output.color?.rawValue ?? "auto"),
                 ("header", session.output.noHeader ? "off" : "on"),
                 ("wide", session.output.wide ? "on" : "off"),
@@ -121,6 +122,12 @@ struct SetCommand: ShellCommand {
                 throw ShopError.usage("unknown format \"\(value)\"; formats: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             session.output.format = reset ? nil : OutputFormat(rawValue: value)
+        case "currency":
+            if reset {
+                session.currency = nil
+            } else {
+                session.currency = try await context.services.currencies.currency(value).code
+            }
         case "color":
             guard reset || ColorMode(rawValue: value) != nil else { throw ShopError.usage("color must be auto, always or never") }
             session.output.color = reset ? nil : ColorMode(rawValue: value)
@@ -132,7 +139,7 @@ struct SetCommand: ShellCommand {
             guard reset || (Int(value).map { $0 >= 0 } ?? false) else { throw ShopError.usage("limit must be a whole number ≥ 0") }
             session.paging.limit = reset ? nil : Int(value)
         default:
-            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, color, header, wide, limit")
+            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, currency, color, header, wide, limit")
         }
     }
 

@@ -1,0 +1,25 @@
+// UseCommand: `use USER` picks the current customer; `use` alone clears it.
+
+import ArgumentParser
+import ShopCore
+
+/// `use [USER]`.
+struct UseCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "use",
+        abstract: "Pick the current customer (USER arguments may then be left out); use alone clears it.")
+
+    @Argument(help: "An id, username or email.")
+    var user: String?
+
+    func run(in context: CommandContext) async throws {
+        guard let user else {
+            if let previous = context.session.currentUser { context.note("no current customer (was \(previous))") }
+            context.session.currentUser = nil
+            return
+        }
+        let found = try await context.services.users.user(user)
+        context.session.currentUser = found.username
+        context.note("current customer: \(found.username) (\(found.firstName) \(found.lastName), \(found.email))")
+    }
+}
