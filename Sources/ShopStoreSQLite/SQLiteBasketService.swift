@@ -1,15 +1,203 @@
-// SQLiteBasketService: BasketService on SQLite (STUB: being written).
+// SQLiteBasketService: BasketService on SQLite. Every change is one write transaction; an
+// increment is one atomic INSERT … ON CONFLICT DO UPDATE, so shells sharing a file never lose one.
 
 import GRDB
 import ShopCore
 
+/// `BasketService` on a SQLite store.
 struct SQLiteBasketService: BasketService {
     let pool: DatabasePool
 
-    func basket(_ user: String) async throws -> Basket { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
-    func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
-    func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
-    func removeFromBasket(_ user: String, product: String) async throws { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
-    func clearBasket(_ user: String) async throws -> Int { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
-    func checkout(_ user: String) async throws -> Order { throw ShopError.storage("SQLiteBasketService: not implemented yet") }
+    // MARK: - Reading
+
+    func basket(_ user: String) async throws -> Basket {
+        try pool.shopRead { db in
+            let found = try SQLiteUserLookup.find(db, user)
+            return Basket(user: found, lines: try Self.lines(db, userID: found.id))
+        }
+    }
+
+    // MARK: - Writing
+
+    func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
+        try Self.validate(quantity: quantity, allowZero: false)
+        return try pool.shopWrite { db in
+            let customer = try SQLiteUserLookup.find(db, user)
+            let item = try SQLiteProductService.find(db, product)
+            try Self.refuseDisabled(customer, "add to the basket of")
+            try Self.refuseOutOfStock(item)
+            // One statement: inserts the line or increments it, unless that would pass the limit.
+            let stored = try Int.fetchOne(db, sql: """
+                INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
+                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
+                    WHERE basket_lines.quantity + excluded.quantity <= ?
+                RETURNING quantity
+                """, arguments: [customer.id, item.id, quantity, BasketLimits.maxQuantity])
+            guard let stored else {
+                let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
+                                               arguments: [customer.id, item.id]) ?? 0
+                throw ShopError.conflict("cannot add \(quantity) × \(item.sku) to the basket of \(customer.username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
+            }
+            try Self.refuseHugeLine(item, quantity: stored)
+            return Self.line(customer.id, item, quantity: stored)
+        }
+    }
+
+    func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
+        try Self.validate(quantity: quantity, allowZero: true)
+        return try pool.shopWrite { db in
+            let customer = try SQLiteUserLookup.find(db, user)
+            let item = try SQLiteProductService.find(db, product)
+            let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
+                                           arguments: [customer.id, item.id])
+            if quantity == 0 {
+                guard current != nil else {
+                    throw ShopError.notFound("product \(item.id) (\(item.sku)) is not in the basket of \(customer.username)")
+                }
+                try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
+                               arguments: [customer.id, item.id])
+                return nil
+            }
+            // Lowering a line is always allowed; raising one (or adding it) is buying more.
+            if quantity > (current ?? 0) {
+                try Self.refuseDisabled(customer, "add to the basket of")
+                try Self.refuseOutOfStock(item)
+                try Self.refuseHugeLine(item, quantity: quantity)
+            }
+            try db.execute(sql: """
+                INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
+                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                """, arguments: [customer.id, item.id, quantity])
+            return Self.line(customer.id, item, quantity: quantity)
+        }
+    }
+
+    func removeFromBasket(_ user: String, product: String) async throws {
+        try pool.shopWrite { db in
+            let customer = try SQLiteUserLookup.find(db, user)
+            let item = try SQLiteProductService.find(db, product)
+            try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
+                           arguments: [customer.id, item.id])
+            guard db.changesCount > 0 else {
+                throw ShopError.notFound("product \(item.id) (\(item.sku)) is not in the basket of \(customer.username)")
+            }
+        }
+    }
+
+    func clearBasket(_ user: String) async throws -> Int {
+        try pool.shopWrite { db in
+            let customer = try SQLiteUserLookup.find(db, user)
+            try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [customer.id])
+            return db.changesCount
+        }
+    }
+
+    func checkout(_ user: String) async throws -> Order {
+        try pool.shopWrite { db in try Self.checkout(db, user) }
+    }
+
+    // MARK: - Checkout
+
+    /// Checks and takes every line's stock, writes the order with its lines as sold and empties
+    /// the basket. Runs inside the caller's transaction: any error leaves everything unchanged.
+    static func checkout(_ db: Database, _ user: String) throws -> Order {
+        let customer = try SQLiteUserLookup.find(db, user)
+        try refuseDisabled(customer, "check out the basket of")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.stock
+            FROM basket_lines b JOIN products p ON p.id = b.product_id
+            WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
+            """, arguments: [customer.id])
+        guard !rows.isEmpty else {
+            throw ShopError.conflict("basket is empty: \(customer.username) has nothing to check out")
+        }
+        let lines = rows.map(line(userID: customer.id))
+        let shortages = zip(lines, rows).compactMap { line, row -> String? in
+            let stock: Int = row[6]
+            return line.quantity > stock ? "\(line.sku) (\(line.title)): wanted \(line.quantity), in stock \(stock)" : nil
+        }
+        guard shortages.isEmpty else {
+            throw ShopError.conflict("not enough stock to check out the basket of \(customer.username); nothing was changed: "
+                                     + shortages.joined(separator: "; "))
+        }
+        for line in lines {
+            try db.execute(sql: """
+                UPDATE products SET stock = stock - ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                WHERE id = ? AND stock >= ?
+                """, arguments: [line.quantity, line.productID, line.quantity])
+            guard db.changesCount == 1 else {
+                throw ShopError.conflict("not enough stock of \(line.sku) (\(line.title)) to check out; nothing was changed")
+            }
+        }
+        let basket = Basket(user: customer, lines: lines)
+        try db.execute(sql: """
+            INSERT INTO orders (user_id, customer, status, currency, total_minor, discounted_total_minor)
+            VALUES (?, ?, 'placed', ?, ?, ?)
+            """, arguments: [customer.id, customer.username, basket.currency.code, basket.total.minorUnits,
+                             basket.discountedTotal.minorUnits])
+        let orderID = db.lastInsertedRowID
+        for (index, line) in lines.enumerated() {
+            try db.execute(sql: """
+                INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor,
+                                         discount_hundredths, quantity)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [orderID, index + 1, line.productID, line.sku, line.title, line.unitPrice.minorUnits,
+                                 line.discount.hundredths, line.quantity])
+        }
+        try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [customer.id])
+        return try SQLiteOrderService.find(db, orderID)
+    }
+
+    // MARK: - Rows and rules
+
+    /// The basket lines of a user, oldest first, with the products' prices now.
+    static func lines(_ db: Database, userID: Int64) throws -> [BasketLine] {
+        try Row.fetchAll(db, sql: """
+            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
+            FROM basket_lines b JOIN products p ON p.id = b.product_id
+            WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
+            """, arguments: [userID]).map(line(userID: userID))
+    }
+
+    private static func line(userID: Int64) -> (Row) -> BasketLine {
+        { row in
+            BasketLine(userID: userID, productID: row[0], sku: row[1], title: row[2],
+                       unitPrice: Money(minorUnits: row[3], currency: .usd), discount: Percentage(hundredths: row[4]),
+                       quantity: row[5])
+        }
+    }
+
+    private static func line(_ userID: Int64, _ product: Product, quantity: Int) -> BasketLine {
+        BasketLine(userID: userID, productID: product.id, sku: product.sku, title: product.title,
+                   unitPrice: product.price, discount: product.discount, quantity: quantity)
+    }
+
+    static func validate(quantity: Int, allowZero: Bool) throws(ShopError) {
+        let lowest = allowZero ? 0 : 1
+        guard quantity >= lowest, quantity <= BasketLimits.maxQuantity else {
+            throw .invalidInput("invalid quantity \(quantity): expected a whole number from \(lowest) to \(BasketLimits.maxQuantity)")
+        }
+    }
+
+    static func refuseDisabled(_ user: User, _ action: String) throws(ShopError) {
+        guard user.status == .active else {
+            throw .conflict("user \(user.username) is disabled: cannot \(action) a disabled user (enable them first)")
+        }
+    }
+
+    /// Keeps line totals (and their sums) far from Int64 overflow, whatever a product costs.
+    static func refuseHugeLine(_ product: Product, quantity: Int) throws(ShopError) {
+        let (total, overflow) = product.price.minorUnits.multipliedReportingOverflow(by: Int64(quantity))
+        guard !overflow, total <= maxLineMinorUnits else {
+            throw .conflict("\(quantity) × \(product.sku) at \(product.price) is more than one basket line may hold")
+        }
+    }
+
+    static let maxLineMinorUnits: Int64 = 100_000_000_000_000
+
+    static func refuseOutOfStock(_ product: Product) throws(ShopError) {
+        guard product.stock > 0 else {
+            throw .conflict("product \(product.id) (\(product.sku)) \(product.title) is out of stock")
+        }
+    }
 }

@@ -1,13 +1,203 @@
-// SQLiteOrderService: OrderService on SQLite (STUB: being written).
+// SQLiteOrderService: OrderService on SQLite. Orders are made by checkout (SQLiteBasketService);
+// here they are listed, shown, moved through their statuses (cancelling restocks) and counted.
 
 import GRDB
 import ShopCore
 
+/// `OrderService` on a SQLite store.
 struct SQLiteOrderService: OrderService {
     let pool: DatabasePool
 
-    func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws { throw ShopError.storage("SQLiteOrderService: not implemented yet") }
-    func order(_ id: Int64) async throws -> Order { throw ShopError.storage("SQLiteOrderService: not implemented yet") }
-    func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order { throw ShopError.storage("SQLiteOrderService: not implemented yet") }
-    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow] { throw ShopError.storage("SQLiteOrderService: not implemented yet") }
+    /// The order columns every query selects, in the order `order(_:)` reads them. The currency's
+    /// minor unit comes from the ISO list (2 when the store has none).
+    static let columns = """
+        o.id, o.user_id, o.status, o.currency, coalesce(c.minor_units, 2), o.total_minor, o.discounted_total_minor,
+        o.created_at, o.updated_at
+        """
+    static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
+
+    /// Output field name → SQL expression, for `--sort`.
+    static let sortColumns: [String: String] = [
+        "id": "o.id", "user_id": "o.user_id", "status": statusRank, "currency": "o.currency",
+        "total": "o.total_minor", "discounted_total": "o.discounted_total_minor",
+        "created_at": "o.created_at", "updated_at": "o.updated_at",
+    ]
+
+    /// Statuses in the order of an order's life, for sorting and grouping.
+    static let statusRank = """
+        CASE o.status WHEN 'placed' THEN 1 WHEN 'paid' THEN 2 WHEN 'shipped' THEN 3 WHEN 'delivered' THEN 4 ELSE 5 END
+        """
+
+    // MARK: - Reading
+
+    func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws {
+        try Self.validate(filter)
+        // Newest first unless a sort is asked for.
+        let paging = try SQLPaging.clause(page, sortColumns: Self.sortColumns,
+                                          tieBreaker: page.sort.isEmpty ? "o.id DESC" : "o.id")
+        try pool.shopRead { db in
+            let (where_, arguments) = try Self.whereClause(db, filter)
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.columns)" + Self.from + where_ + paging,
+                                             arguments: arguments)
+            while let row = try cursor.next() {
+                try body(try Self.order(row))
+            }
+        }
+    }
+
+    func order(_ id: Int64) async throws -> Order {
+        try pool.shopRead { db in try Self.find(db, id) }
+    }
+
+    func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
+        try pool.shopWrite { db in
+            let order = try Self.find(db, id)
+            guard order.status != status else {
+                throw ShopError.conflict("order \(id) is already \(status.rawValue)")
+            }
+            guard order.status.allowedNext.contains(status) else {
+                let allowed = order.status.allowedNext.map(\.rawValue)
+                let hint = allowed.isEmpty ? "\(order.status.rawValue) is final" : "allowed: \(allowed.joined(separator: ", "))"
+                throw ShopError.conflict("cannot move order \(id) from \(order.status.rawValue) to \(status.rawValue); \(hint)")
+            }
+            if status == .cancelled {
+                // Put the goods back on the shelf; lines whose product was deleted have nowhere to go.
+                for line in order.lines {
+                    guard let productID = line.productID else { continue }
+                    try db.execute(sql: """
+                        UPDATE products SET stock = stock + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                        WHERE id = ?
+                        """, arguments: [line.quantity, productID])
+                }
+            }
+            try db.execute(sql: """
+                UPDATE orders SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?
+                """, arguments: [status.rawValue, id])
+            return try Self.find(db, id)
+        }
+    }
+
+    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow] {
+        try Self.validate(filter)
+        let group: String
+        let order: String
+        switch grouping {
+        case .day:
+            group = "substr(o.created_at, 1, 10)"
+            order = "1"
+        case .status:
+            group = "o.status"
+            order = "min(\(Self.statusRank))"
+        }
+        return try pool.shopRead { db in
+            let (where_, arguments) = try Self.whereClause(db, filter)
+            // Cancelled orders are counted but bring no revenue.
+            let sql = """
+                SELECT \(group), o.currency, coalesce(c.minor_units, 2), count(*),
+                       coalesce(sum(CASE WHEN o.status = 'cancelled' THEN 0 ELSE o.discounted_total_minor END), 0)
+                """ + Self.from + where_ + " GROUP BY 1, 2 ORDER BY \(order), 2"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                OrderStatsRow(group: row[0], count: row[3],
+                              revenue: Money(minorUnits: row[4], currency: Currency(code: row[1], minorUnitDigits: row[2])))
+            }
+        }
+    }
+
+    // MARK: - Shared SQL (checkout reads its new order back through this)
+
+    /// The order `id` with its lines.
+    static func find(_ db: Database, _ id: Int64) throws -> Order {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns)" + from + " WHERE o.id = ?", arguments: [id]) else {
+            throw ShopError.notFound("no order \(id)")
+        }
+        var order = try order(row)
+        order.lines = try Row.fetchAll(db, sql: """
+            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity
+            FROM order_lines WHERE order_id = ? ORDER BY line_number
+            """, arguments: [id]).map { line in
+            OrderLine(productID: line[0], sku: line[1], title: line[2],
+                      unitPrice: Money(minorUnits: line[3], currency: order.total.currency),
+                      discount: Percentage(hundredths: line[4]), quantity: line[5])
+        }
+        return order
+    }
+
+    /// An order (without lines) from a row of `columns`. An order whose user was deleted has user id 0.
+    static func order(_ row: Row) throws -> Order {
+        let statusText: String = row[2]
+        guard let status = OrderStatus(rawValue: statusText) else {
+            throw ShopError.storage("order \(row[0] as Int64) has an unknown status \"\(statusText)\"")
+        }
+        let currency = Currency(code: row[3], minorUnitDigits: row[4])
+        return Order(id: row[0], userID: (row[1] as Int64?) ?? 0, status: status,
+                     total: Money(minorUnits: row[5], currency: currency),
+                     discountedTotal: Money(minorUnits: row[6], currency: currency),
+                     createdAt: row[7], updatedAt: row[8])
+    }
+
+    /// ` WHERE …` for `filter`. `user` is an id, username or email; an order of a deleted user is
+    /// still found by the username it was placed under.
+    static func whereClause(_ db: Database, _ filter: OrderFilter) throws -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let reference = filter.user {
+            do {
+                let user = try SQLiteUserLookup.find(db, reference)
+                conditions.append("o.user_id = ?")
+                arguments.append(user.id)
+            } catch let error as ShopError {
+                let trimmed = reference.trimmingASCIISpaces
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM orders WHERE customer = ? COLLATE NOCASE)",
+                                        arguments: [trimmed]) == true else { throw error }
+                conditions.append("o.customer = ? COLLATE NOCASE")
+                arguments.append(trimmed)
+            }
+        }
+        if let status = filter.status {
+            conditions.append("o.status = ?")
+            arguments.append(status.rawValue)
+        }
+        if let since = filter.since {
+            conditions.append("o.created_at >= ?")
+            arguments.append(since)
+        }
+        if let until = filter.until {
+            conditions.append("o.created_at < date(?, '+1 day')")
+            arguments.append(until)
+        }
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, StatementArguments(arguments))
+    }
+
+    // MARK: - Dates
+
+    /// Refuses dates that are not real `YYYY-MM-DD` days, and a range that ends before it starts.
+    static func validate(_ filter: OrderFilter) throws(ShopError) {
+        if let since = filter.since { try validateDate(since, flag: "--since") }
+        if let until = filter.until { try validateDate(until, flag: "--until") }
+        if let since = filter.since, let until = filter.until, since > until {
+            throw .invalidInput("--since \(since) is after --until \(until)")
+        }
+    }
+
+    /// `2024-02-29` passes; `2023-02-29`, `2024-2-1`, `24-01-01` and `yesterday` do not.
+    static func validateDate(_ text: String, flag: String) throws(ShopError) {
+        let bytes = Array(text.utf8)
+        let digits = bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes.enumerated().allSatisfy { index, byte in
+                index == 4 || index == 7 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            }
+        func number(_ range: Range<Int>) -> Int {
+            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        guard digits else {
+            throw .invalidInput("invalid date \"\(text)\" for \(flag): expected YYYY-MM-DD, like 2024-05-31")
+        }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard year >= 1, (1...12).contains(month), (1...monthLengths[month - 1]).contains(day) else {
+            throw .invalidInput("invalid date \"\(text)\" for \(flag): there is no such day (expected YYYY-MM-DD)")
+        }
+    }
 }

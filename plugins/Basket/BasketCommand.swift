@@ -1,12 +1,196 @@
-// BasketCommand: the `basket` plugin (being written).
+// BasketCommand: the `basket` plugin: a customer's basket (show, add, set, remove, clear, total)
+// and checkout, which turns it into an order. USER may be left out after `use USER`.
 
 import ArgumentParser
 import ShellKit
+import ShopCore
+import ShopOutput
 
 /// The basket plugin, as the executable registers it.
 public let basketPlugin = ShellPlugin(BasketCommand.self)
 
 /// `basket`.
 struct BasketCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "basket", abstract: "(being written)")
+    static let configuration = CommandConfiguration(
+        commandName: "basket",
+        abstract: "Look into and change a customer's basket; check it out into an order.",
+        discussion: """
+            USER is an id, username or email and may be left out after `use USER`; PRODUCT is an id or SKU. \
+            Quantities are whole numbers from 1 to \(BasketLimits.maxQuantity).
+            """,
+        subcommands: [ShowBasket.self, AddToBasket.self, SetBasketQuantity.self, RemoveFromBasket.self,
+                      ClearBasket.self, BasketTotal.self, Checkout.self])
+}
+
+/// `basket show [USER]`.
+struct ShowBasket: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a basket's lines and totals.",
+        discussion: """
+            Table, csv and tsv list the lines and print the totals on stderr. json prints one object: \
+            {"user_id", "user", "total_quantity", "total", "discounted_total", "currency", "lines": [...]}; \
+            ndjson prints the same object on one line. --fields picks the lines' fields.
+            """)
+
+    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
+    var words: [String] = []
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, _) = try context.customer(words, expecting: 0, usage: "basket show [USER]")
+        let basket = try await context.services.baskets.basket(user)
+        let display = try await context.moneyDisplay(currencyOption)
+        let columns = BasketRows.lineColumns(display)
+        let rows = try basket.lines.map { try BasketRows.cells($0, display) }
+        let format = context.format(output)
+        if format == .json || format == .ndjson {
+            try NestedJSON.write(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
+                                 key: "lines", rowColumns: columns, rows: rows,
+                                 rowFields: context.renderOptions(output).fields, compact: format == .ndjson,
+                                 to: context.sink)
+            return
+        }
+        try await context.list(columns: columns, options: output, page: Page(),
+                               emptyNote: "the basket of \(basket.user.username) is empty") { emit in
+            for row in rows { try emit(row) }
+        }
+        if !basket.lines.isEmpty { context.note(try BasketRows.summary(basket, display)) }
+    }
+}
+
+/// `basket add [USER] PRODUCT [--qty N]`.
+struct AddToBasket: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Put a product in a basket (adding to the line if it is there).")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (optional after use USER) and the product's id or SKU.",
+                                 valueName: "user-and-product"))
+    var words: [String] = []
+
+    @Option(name: .customLong("qty"), help: ArgumentHelp("How many to add (default 1).", valueName: "N"))
+    var quantity: Int = 1
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, rest) = try context.customer(words, expecting: 1, usage: "basket add [USER] PRODUCT [--qty N]")
+        let display = try await context.moneyDisplay(currencyOption)
+        let line = try await context.services.baskets.addToBasket(user, product: rest[0], quantity: quantity)
+        try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
+        context.note("added \(quantity) × \(line.sku) to the basket of \(user): now \(line.quantity)")
+        try await warnAboutStock(line, context: context)
+    }
+}
+
+/// `basket set [USER] PRODUCT QTY`.
+struct SetBasketQuantity: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Set how many of a product a basket holds (0 removes the line).")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT QTY: the customer (optional after use USER), the product's id or SKU, and the quantity.",
+                                 valueName: "user-product-qty"))
+    var words: [String] = []
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, rest) = try context.customer(words, expecting: 2, usage: "basket set [USER] PRODUCT QTY")
+        guard let quantity = Int(rest[1]), rest[1].allSatisfy(\.isASCII) else {
+            throw ShopError.invalidInput("invalid quantity \"\(rest[1])\": expected a whole number from 0 to \(BasketLimits.maxQuantity)")
+        }
+        let display = try await context.moneyDisplay(currencyOption)
+        guard let line = try await context.services.baskets.setBasketQuantity(user, product: rest[0], quantity: quantity) else {
+            context.note("removed \(rest[0]) from the basket of \(user)")
+            return
+        }
+        try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
+        context.note("the basket of \(user) now holds \(line.quantity) × \(line.sku)")
+        try await warnAboutStock(line, context: context)
+    }
+}
+
+/// `basket remove [USER] PRODUCT`.
+struct RemoveFromBasket: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a product out of a basket.")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (optional after use USER) and the product's id or SKU.",
+                                 valueName: "user-and-product"))
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let (user, rest) = try context.customer(words, expecting: 1, usage: "basket remove [USER] PRODUCT")
+        try await context.services.baskets.removeFromBasket(user, product: rest[0])
+        context.note("removed \(rest[0]) from the basket of \(user)")
+    }
+}
+
+/// `basket clear [USER]`.
+struct ClearBasket: ShellCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty a basket.")
+
+    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let (user, _) = try context.customer(words, expecting: 0, usage: "basket clear [USER]")
+        let count = try await context.services.baskets.clearBasket(user)
+        context.note(count == 0 ? "the basket of \(user) was already empty"
+                                : "cleared the basket of \(user): \(count) line\(count == 1 ? "" : "s") removed")
+    }
+}
+
+/// `basket total [USER]`.
+struct BasketTotal: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "total", abstract: "Show a basket's totals.",
+        discussion: "One record: user_id, user, lines, total_quantity, total, discounted_total, currency.")
+
+    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
+    var words: [String] = []
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, _) = try context.customer(words, expecting: 0, usage: "basket total [USER]")
+        let basket = try await context.services.baskets.basket(user)
+        let display = try await context.moneyDisplay(currencyOption)
+        try context.record(columns: BasketRows.totalsColumns(display), row: BasketRows.totalsCells(basket, display),
+                           options: output)
+    }
+}
+
+/// `basket checkout [USER]`.
+struct Checkout: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkout", abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
+        discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")
+
+    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
+    var words: [String] = []
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, _) = try context.customer(words, expecting: 0, usage: "basket checkout [USER]")
+        let display = try await context.moneyDisplay(currencyOption)
+        let username = try await context.services.baskets.basket(user).user.username
+        let order = try await context.services.baskets.checkout(user)
+        try context.record(columns: BasketRows.orderColumns(display),
+                           row: BasketRows.orderCells(order, user: username, display), options: output)
+        context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")
+    }
+}
+
+/// A note when a line holds more than the shop has: checkout would refuse it.
+private func warnAboutStock(_ line: BasketLine, context: CommandContext) async throws {
+    let product = try await context.services.products.product(String(line.productID))
+    if line.quantity > product.stock {
+        context.note("note: only \(product.stock) of \(product.sku) in stock; checkout needs \(line.quantity)")
+    }
 }

@@ -1,12 +1,220 @@
-// OrdersCommand: the `orders` plugin (being written).
+// OrdersCommand: the `orders` plugin: orders placed by checkout (list, show), their life
+// (status, cancel: cancelling restocks) and statistics (stats).
 
 import ArgumentParser
 import ShellKit
+import ShopCore
+import ShopOutput
 
 /// The orders plugin, as the executable registers it.
 public let ordersPlugin = ShellPlugin(OrdersCommand.self)
 
 /// `orders`.
 struct OrdersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "orders", abstract: "(being written)")
+    static let configuration = CommandConfiguration(
+        commandName: "orders",
+        abstract: "Look into orders, move them through their statuses, count them.",
+        discussion: """
+            Orders are placed by `basket checkout`. Statuses: placed → paid → shipped → delivered; \
+            placed or paid → cancelled (which puts the stock back).
+            """,
+        subcommands: [ListOrders.self, ShowOrder.self, SetOrderStatus.self, CancelOrder.self, OrderStats.self])
+}
+
+/// `--user`, `--status`, `--since`, `--until`.
+struct OrderFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only this customer's orders (id, username or email).", valueName: "user"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Only orders with this status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               valueName: "status"))
+    var status: String?
+
+    @Option(help: ArgumentHelp("Only orders placed on or after this day.", valueName: "YYYY-MM-DD"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only orders placed on or before this day.", valueName: "YYYY-MM-DD"))
+    var until: String?
+
+    func filter() throws(ShopError) -> OrderFilter {
+        OrderFilter(user: user, status: try status.map { text throws(ShopError) in try parseStatus(text) },
+                    since: since, until: until)
+    }
+}
+
+/// `orders list`.
+struct ListOrders: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List orders, newest first.",
+        discussion: "Sortable by \(OrderRows.sortFields.joined(separator: ", ")).")
+
+    @OptionGroup var filters: OrderFilterOptions
+    @OptionGroup var paging: PagingOptions
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let filter = try filters.filter()
+        let page = try context.page(paging)
+        let display = try await context.moneyDisplay(currencyOption)
+        try await context.list(columns: OrderRows.columns(display), options: output, page: page,
+                               emptyNote: "no orders match") { emit in
+            try await context.services.orders.listOrders(filter, page: page) { order in
+                try emit(try OrderRows.cells(order, display))
+            }
+        }
+    }
+}
+
+/// `orders show ID`.
+struct ShowOrder: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show an order with its lines as sold.",
+        discussion: """
+            table: the order as key/value lines, then its lines. json: one object, the order's fields with \
+            "lines": [...]; ndjson: the same on one line. csv and tsv: the lines, each with its order_id \
+            (the totals go to stderr). --fields picks the lines' fields.
+            """)
+
+    @Argument(help: "The order's id.")
+    var id: String
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let order = try await context.services.orders.order(try parseOrderID(id))
+        let display = try await context.moneyDisplay(currencyOption)
+        try showOrder(order, display: display, output: output, context: context)
+    }
+}
+
+/// `orders status ID NEW`.
+struct SetOrderStatus: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
+
+    @Argument(help: "The order's id.")
+    var id: String
+
+    @Argument(help: ArgumentHelp("The new status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+                                 valueName: "status"))
+    var status: String
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        try await changeStatus(try parseOrderID(id), to: try parseStatus(status), currencyOption: currencyOption,
+                               output: output, context: context)
+    }
+}
+
+/// `orders cancel ID`.
+struct CancelOrder: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "Cancel a placed or paid order and put its stock back.")
+
+    @Argument(help: "The order's id.")
+    var id: String
+
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        try await changeStatus(try parseOrderID(id), to: .cancelled, currencyOption: currencyOption, output: output,
+                               context: context)
+    }
+}
+
+/// `orders stats [--by day|status]`.
+struct OrderStats: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Count orders and sum their revenue per day or per status.",
+        discussion: "Revenue is the sum of discounted totals; cancelled orders are counted but bring no revenue.")
+
+    @Option(help: ArgumentHelp("Group by day (default) or status.", valueName: "day|status"))
+    var by: String = OrderStatsGrouping.day.rawValue
+
+    @OptionGroup var filters: OrderFilterOptions
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        guard let grouping = OrderStatsGrouping(rawValue: by.lowercased()) else {
+            throw ShopError.usage("invalid --by \"\(by)\": expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: " or "))")
+        }
+        let filter = try filters.filter()
+        let display = try await context.moneyDisplay(currencyOption)
+        let rows = try await context.services.orders.orderStats(grouping, filter: filter)
+        try await context.list(columns: OrderRows.statsColumns(grouping, display), options: output, page: Page(),
+                               emptyNote: "no orders match") { emit in
+            for row in rows { try emit(try OrderRows.statsCells(row, display)) }
+        }
+    }
+}
+
+// MARK: - Shared
+
+/// Moves an order and shows it, with a note of what changed.
+private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: CurrencyOption, output: OutputOptions,
+                          context: CommandContext) async throws {
+    let display = try await context.moneyDisplay(currencyOption)
+    let before = try await context.services.orders.order(id)
+    let after = try await context.services.orders.setOrderStatus(id, status)
+    try context.record(columns: OrderRows.columns(display), row: OrderRows.cells(after, display), options: output)
+    var note = "order \(id): \(before.status.rawValue) → \(after.status.rawValue)"
+    if status == .cancelled {
+        let restocked = after.lines.filter { $0.productID != nil }.reduce(0) { $0 + $1.quantity }
+        note += " (\(restocked) item\(restocked == 1 ? "" : "s") put back in stock)"
+    }
+    context.note(note)
+}
+
+/// Renders an order with its lines in the command's format.
+private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOptions, context: CommandContext) throws {
+    let options = context.renderOptions(output)
+    switch options.format {
+    case .json, .ndjson:
+        try NestedJSON.write(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
+                             key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
+                             rows: try OrderRows.lineCells(order, display, withOrderID: false), rowFields: options.fields,
+                             compact: options.format == .ndjson, to: context.sink)
+    case .csv, .tsv:
+        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: true), options: options,
+                                       sink: context.sink)
+        for row in try OrderRows.lineCells(order, display, withOrderID: true) { try writer.write(row) }
+        _ = try writer.finish()
+        context.note(try OrderRows.summary(order, display))
+    case .table:
+        // --fields picks the lines' fields; the order itself is always shown whole.
+        var head = options
+        head.fields = nil
+        try Renderer.record(columns: OrderRows.columns(display), row: try OrderRows.cells(order, display), options: head,
+                            sink: context.sink)
+        context.sink.write("\n")
+        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: false), options: options,
+                                       sink: context.sink)
+        for row in try OrderRows.lineCells(order, display, withOrderID: false) { try writer.write(row) }
+        _ = try writer.finish()
+    }
+}
+
+/// An order id: a positive whole number.
+func parseOrderID(_ text: String) throws(ShopError) -> Int64 {
+    let trimmed = text.trimmingASCIISpaces
+    let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+    guard let id = Int64(digits), id > 0, digits.allSatisfy(\.isASCII), !digits.hasPrefix("+") else {
+        throw .invalidInput("invalid order id \"\(text)\": expected a positive whole number, like 12")
+    }
+    return id
+}
+
+/// An order status by name, case-insensitive.
+func parseStatus(_ text: String) throws(ShopError) -> OrderStatus {
+    guard let status = OrderStatus(rawValue: text.lowercased()) else {
+        throw .invalidInput("unknown order status \"\(text)\"; statuses: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return status
 }

@@ -1,0 +1,100 @@
+// BasketRows: the one place where basket lines, basket totals and a placed order become output
+// columns and cells (money converted through the command's MoneyDisplay).
+
+import ShellKit
+import ShopCore
+import ShopOutput
+
+enum BasketRows {
+    // MARK: - Lines
+
+    static func lineColumns(_ display: MoneyDisplay) -> [Column] {
+        ["product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "total", "discounted_total",
+         "currency"].map(Column.init) + display.extraColumns
+    }
+
+    static func cells(_ line: BasketLine, _ display: MoneyDisplay) throws -> [Cell] {
+        [.integer(line.productID), .text(line.sku), .text(line.title), try display.cell(line.unitPrice),
+         .decimal(line.discount.decimal), .integer(Int64(line.quantity)), try display.cell(line.total),
+         try display.cell(line.discountedTotal), .text(display.code(line.unitPrice))] + display.extraCells
+    }
+
+    // MARK: - Totals
+
+    /// `basket total`: who, how many lines and items, and the two totals.
+    static func totalsColumns(_ display: MoneyDisplay) -> [Column] {
+        ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "currency"].map(Column.init)
+            + display.extraColumns
+    }
+
+    static func totalsCells(_ basket: Basket, _ display: MoneyDisplay) throws -> [Cell] {
+        [.integer(basket.user.id), .text(basket.user.username), .integer(Int64(basket.lines.count)),
+         .integer(Int64(basket.totalQuantity)), try display.cell(basket.total), try display.cell(basket.discountedTotal),
+         .text(display.code(basket.total))] + display.extraCells
+    }
+
+    /// The head of `basket show -o json`: the totals without the line count (`lines` is the array).
+    static func showColumns(_ display: MoneyDisplay) -> [Column] {
+        totalsColumns(display).filter { $0.key != "lines" }
+    }
+
+    static func showCells(_ basket: Basket, _ display: MoneyDisplay) throws -> [Cell] {
+        var cells = try totalsCells(basket, display)
+        cells.remove(at: 2)
+        return cells
+    }
+
+    /// The trailer of a table: `total 13037.88 USD · discounted 11510.81 USD · 12 items in 4 lines`.
+    static func summary(_ basket: Basket, _ display: MoneyDisplay) throws -> String {
+        let code = display.code(basket.total)
+        var text = "basket of \(basket.user.username): total \(try display.convert(basket.total).decimalString) \(code)"
+            + " · discounted \(try display.convert(basket.discountedTotal).decimalString) \(code)"
+            + " · \(basket.totalQuantity) item\(basket.totalQuantity == 1 ? "" : "s") in \(basket.lines.count) line\(basket.lines.count == 1 ? "" : "s")"
+        if let date = display.rateDate { text += " (ECB rates of \(date))" }
+        return text
+    }
+
+    // MARK: - The order a checkout placed
+
+    static func orderColumns(_ display: MoneyDisplay) -> [Column] {
+        ["order_id", "user_id", "user", "status", "lines", "total_quantity", "total", "discounted_total", "currency",
+         "created_at"].map(Column.init) + display.extraColumns
+    }
+
+    static func orderCells(_ order: Order, user: String, _ display: MoneyDisplay) throws -> [Cell] {
+        [.integer(order.id), .integer(order.userID), .text(user), .text(order.status.rawValue),
+         .integer(Int64(order.lines.count)), .integer(Int64(order.lines.reduce(0) { $0 + $1.quantity })),
+         try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
+         .text(order.createdAt)] + display.extraCells
+    }
+}
+
+/// One JSON object that holds a record and, under one key, a list of rows, both rendered by
+/// ShopOutput (whose renderers print flat rows only): `{"user":"emilys",…,"lines":[{…},{…}]}`.
+enum NestedJSON {
+    /// Writes the object and a newline to `sink`. `rowFields` (`--fields`) picks the rows' columns;
+    /// `compact` keeps everything on one line (ndjson).
+    static func write(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
+                      rowFields: [String]?, compact: Bool, to sink: OutputSink) throws {
+        let head = OutputSink.memory()
+        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json), sink: head)
+        var object = head.memoryText
+        while object.last == "\n" { object.removeLast() }
+        guard object.count > 2, object.last == "}" else {
+            throw ShopError.storage("cannot nest \(key) in an empty record")
+        }
+        object.removeLast()
+
+        let body = OutputSink.memory()
+        let writer = try Renderer.list(columns: rowColumns, options: RenderOptions(format: .ndjson, fields: rowFields),
+                                       sink: body)
+        for row in rows { try writer.write(row) }
+        _ = try writer.finish()
+        // ndjson escapes newlines inside strings, so each line is exactly one row object.
+        let items = body.memoryText.split(separator: "\n")
+        let array = items.isEmpty ? "[]" : compact ? "[" + items.joined(separator: ",") + "]"
+            : "[\n" + items.joined(separator: ",\n") + "\n]"
+        sink.write(object + "," + JSONText.quoted(key) + ":" + array + "}\n")
+        try sink.flush()
+    }
+}

@@ -1,0 +1,95 @@
+// OrderRows: the one place where orders, their lines and order statistics become output columns
+// and cells (money converted through the command's MoneyDisplay).
+
+import ShellKit
+import ShopCore
+import ShopOutput
+
+enum OrderRows {
+    // MARK: - Orders
+
+    /// A listing row, and the head of `orders show`.
+    static func columns(_ display: MoneyDisplay) -> [Column] {
+        ["id", "user_id", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
+            .map(Column.init) + display.extraColumns
+    }
+
+    static func cells(_ order: Order, _ display: MoneyDisplay) throws -> [Cell] {
+        [.integer(order.id), order.userID == 0 ? .null : .integer(order.userID), .text(order.status.rawValue),
+         try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
+         .text(order.createdAt), .text(order.updatedAt)] + display.extraCells
+    }
+
+    /// Sortable fields of `orders list` (they match the store's).
+    static let sortFields = ["id", "user_id", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
+
+    // MARK: - Lines as sold
+
+    static func lineColumns(_ display: MoneyDisplay, withOrderID: Bool) -> [Column] {
+        (withOrderID ? [Column("order_id")] : [])
+            + ["line", "product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "total",
+               "discounted_total", "currency"].map(Column.init) + display.extraColumns
+    }
+
+    static func lineCells(_ order: Order, _ display: MoneyDisplay, withOrderID: Bool) throws -> [[Cell]] {
+        try order.lines.enumerated().map { index, line in
+            (withOrderID ? [Cell.integer(order.id)] : [])
+                + [.integer(Int64(index + 1)), line.productID.map(Cell.integer) ?? .null, .text(line.sku),
+                   .text(line.title), try display.cell(line.unitPrice), .decimal(line.discount.decimal),
+                   .integer(Int64(line.quantity)), try display.cell(line.total), try display.cell(line.discountedTotal),
+                   .text(display.code(line.unitPrice))] + display.extraCells
+        }
+    }
+
+    /// `order 12 (placed): total 119.96 USD · discounted 105.41 USD · 4 items in 1 line`.
+    static func summary(_ order: Order, _ display: MoneyDisplay) throws -> String {
+        let code = display.code(order.total)
+        let items = order.lines.reduce(0) { $0 + $1.quantity }
+        var text = "order \(order.id) (\(order.status.rawValue)): total \(try display.convert(order.total).decimalString) \(code)"
+            + " · discounted \(try display.convert(order.discountedTotal).decimalString) \(code)"
+            + " · \(items) item\(items == 1 ? "" : "s") in \(order.lines.count) line\(order.lines.count == 1 ? "" : "s")"
+        if let date = display.rateDate { text += " (ECB rates of \(date))" }
+        return text
+    }
+
+    // MARK: - Statistics
+
+    static func statsColumns(_ grouping: OrderStatsGrouping, _ display: MoneyDisplay) -> [Column] {
+        [grouping.rawValue, "count", "revenue", "currency"].map(Column.init) + display.extraColumns
+    }
+
+    static func statsCells(_ row: OrderStatsRow, _ display: MoneyDisplay) throws -> [Cell] {
+        [.text(row.group), .integer(Int64(row.count)), try display.cell(row.revenue), .text(display.code(row.revenue))]
+            + display.extraCells
+    }
+}
+
+/// One JSON object that holds a record and, under one key, a list of rows, both rendered by
+/// ShopOutput (whose renderers print flat rows only): `{"id":12,…,"lines":[{…},{…}]}`.
+enum NestedJSON {
+    /// Writes the object and a newline to `sink`. `rowFields` (`--fields`) picks the rows' columns;
+    /// `compact` keeps everything on one line (ndjson).
+    static func write(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
+                      rowFields: [String]?, compact: Bool, to sink: OutputSink) throws {
+        let head = OutputSink.memory()
+        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json), sink: head)
+        var object = head.memoryText
+        while object.last == "\n" { object.removeLast() }
+        guard object.count > 2, object.last == "}" else {
+            throw ShopError.storage("cannot nest \(key) in an empty record")
+        }
+        object.removeLast()
+
+        let body = OutputSink.memory()
+        let writer = try Renderer.list(columns: rowColumns, options: RenderOptions(format: .ndjson, fields: rowFields),
+                                       sink: body)
+        for row in rows { try writer.write(row) }
+        _ = try writer.finish()
+        // ndjson escapes newlines inside strings, so each line is exactly one row object.
+        let items = body.memoryText.split(separator: "\n")
+        let array = items.isEmpty ? "[]" : compact ? "[" + items.joined(separator: ",") + "]"
+            : "[\n" + items.joined(separator: ",\n") + "\n]"
+        sink.write(object + "," + JSONText.quoted(key) + ":" + array + "}\n")
+        try sink.flush()
+    }
+}
