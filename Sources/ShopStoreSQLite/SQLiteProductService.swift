@@ -237,6 +237,9 @@ struct SQLiteProductService: ProductService {
 
     // MARK: - Validation
 
+    /// The highest price a product may have: 1,000,000,000.00 in the base currency.
+    static let maxPriceMinorUnits: Int64 = 100_000_000_000
+
     static func validate(title: String? = nil, category: String? = nil, price: Money? = nil, stock: Int? = nil) throws {
         if let title, title.trimmingASCIISpaces.isEmpty { throw ShopError.invalidInput("title must not be empty") }
         if let category {
@@ -247,6 +250,10 @@ struct SQLiteProductService: ProductService {
             }
         }
         if let price, price.minorUnits < 0 { throw ShopError.invalidInput("price must not be negative") }
+        // Bounded so that price × quantity × lines can never overflow 64-bit minor units.
+        if let price, price.minorUnits > maxPriceMinorUnits {
+            throw ShopError.invalidInput("price \(price.decimalString) is too high (at most \(Money(minorUnits: maxPriceMinorUnits, currency: price.currency).decimalString))")
+        }
         if let stock, stock < 0 || stock > 1_000_000_000 { throw ShopError.invalidInput("stock must be from 0 to 1000000000") }
     }
 

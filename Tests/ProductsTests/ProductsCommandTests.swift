@@ -46,6 +46,7 @@ extension ShellHarness {
                      "products add --title Cup --price 2 --category 'Kitchen Stuff'",
                      "products add --title Cup --price 2 --category kitchen --sku K-1",
                      "products add --title Cup --price 2 --category kitchen --discount 120",
+                     "products add --title Cup --price 1000000000.01 --category kitchen",
                      "products update K-1 --price -3"] {
             let (outcome, output) = await shop.run(line)
             #expect(outcome != .success, "\(line) was accepted")
