@@ -46,7 +46,7 @@ struct ShowBasket: ShellCommand {
         let rows = try basket.lines.map { try BasketRows.cells($0, display) }
         let format = context.format(output)
         if format == .json || format == .ndjson {
-            try NestedJSON.write(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
+            try Renderer.jsonDocument(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
                                  key: "lines", rowColumns: columns, rows: rows,
                                  rowFields: context.renderOptions(output).fields, compact: format == .ndjson,
                                  to: context.sink)

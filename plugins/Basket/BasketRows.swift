@@ -68,33 +68,3 @@ enum BasketRows {
          .text(order.createdAt)] + display.extraCells
     }
 }
-
-/// One JSON object that holds a record and, under one key, a list of rows, both rendered by
-/// ShopOutput (whose renderers print flat rows only): `{"user":"emilys",…,"lines":[{…},{…}]}`.
-enum NestedJSON {
-    /// Writes the object and a newline to `sink`. `rowFields` (`--fields`) picks the rows' columns;
-    /// `compact` keeps everything on one line (ndjson).
-    static func write(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
-                      rowFields: [String]?, compact: Bool, to sink: OutputSink) throws {
-        let head = OutputSink.memory()
-        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json), sink: head)
-        var object = head.memoryText
-        while object.last == "\n" { object.removeLast() }
-        guard object.count > 2, object.last == "}" else {
-            throw ShopError.storage("cannot nest \(key) in an empty record")
-        }
-        object.removeLast()
-
-        let body = OutputSink.memory()
-        let writer = try Renderer.list(columns: rowColumns, options: RenderOptions(format: .ndjson, fields: rowFields),
-                                       sink: body)
-        for row in rows { try writer.write(row) }
-        _ = try writer.finish()
-        // ndjson escapes newlines inside strings, so each line is exactly one row object.
-        let items = body.memoryText.split(separator: "\n")
-        let array = items.isEmpty ? "[]" : compact ? "[" + items.joined(separator: ",") + "]"
-            : "[\n" + items.joined(separator: ",\n") + "\n]"
-        sink.write(object + "," + JSONText.quoted(key) + ":" + array + "}\n")
-        try sink.flush()
-    }
-}

@@ -177,7 +177,7 @@ private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOpti
     let options = context.renderOptions(output)
     switch options.format {
     case .json, .ndjson:
-        try NestedJSON.write(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
+        try Renderer.jsonDocument(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
                              key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
                              rows: try OrderRows.lineCells(order, display, withOrderID: false), rowFields: options.fields,
                              compact: options.format == .ndjson, to: context.sink)
