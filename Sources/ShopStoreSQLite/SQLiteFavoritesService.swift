@@ -1,4 +1,5 @@
-// SQLiteFavoritesService: FavoritesService on SQLite (STUB: being written).
+// SQLiteFavoritesService: FavoritesService on SQLite. One row per (user, product); adding twice
+// changes nothing; a toggle is one transaction.
 
 import GRDB
 import ShopCore
@@ -6,9 +7,70 @@ import ShopCore
 struct SQLiteFavoritesService: FavoritesService {
     let pool: DatabasePool
 
-    func favorites(_ user: String) async throws -> [FavoriteProduct] { throw ShopError.storage("SQLiteFavoritesService: not implemented yet") }
-    func addFavorite(_ user: String, product: String) async throws -> Bool { throw ShopError.storage("SQLiteFavoritesService: not implemented yet") }
-    func removeFavorite(_ user: String, product: String) async throws -> Bool { throw ShopError.storage("SQLiteFavoritesService: not implemented yet") }
-    func toggleFavorite(_ user: String, product: String) async throws -> Bool { throw ShopError.storage("SQLiteFavoritesService: not implemented yet") }
-    func topFavorites(limit: Int) async throws -> [FavoriteCount] { throw ShopError.storage("SQLiteFavoritesService: not implemented yet") }
+    /// The product columns, prefixed with the products table's alias `p`.
+    static let productColumns = SQLiteProductService.columns
+        .split(separator: ",")
+        .map { "p." + $0.filter { !$0.isWhitespace } }
+        .joined(separator: ", ")
+
+    func favorites(_ user: String) async throws -> [FavoriteProduct] {
+        try pool.shopRead { db in
+            let owner = try SQLiteUserLookup.find(db, user)
+            return try Row.fetchAll(db, sql: """
+                SELECT \(Self.productColumns), f.added_at
+                FROM favorites f JOIN products p ON p.id = f.product_id
+                WHERE f.user_id = ?
+                ORDER BY f.added_at, p.id
+                """, arguments: [owner.id])
+                .map { FavoriteProduct(product: SQLiteProductService.product($0), addedAt: $0[12]) }
+        }
+    }
+
+    func addFavorite(_ user: String, product: String) async throws -> Bool {
+        try pool.shopWrite { db in
+            let (userID, productID) = try Self.resolve(db, user: user, product: product)
+            try db.execute(sql: "INSERT INTO favorites (user_id, product_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [userID, productID])
+            return db.changesCount > 0
+        }
+    }
+
+    func removeFavorite(_ user: String, product: String) async throws -> Bool {
+        try pool.shopWrite { db in
+            let (userID, productID) = try Self.resolve(db, user: user, product: product)
+            try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
+            return db.changesCount > 0
+        }
+    }
+
+    func toggleFavorite(_ user: String, product: String) async throws -> Bool {
+        try pool.shopWrite { db in
+            let (userID, productID) = try Self.resolve(db, user: user, product: product)
+            try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
+            if db.changesCount > 0 { return false }
+            try db.execute(sql: "INSERT INTO favorites (user_id, product_id) VALUES (?, ?)", arguments: [userID, productID])
+            return true
+        }
+    }
+
+    func topFavorites(limit: Int) async throws -> [FavoriteCount] {
+        guard limit >= 0 else { throw ShopError.invalidInput("the limit must be 0 or more") }
+        return try pool.shopRead { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.productColumns), count(*) AS favorite_count
+                FROM favorites f JOIN products p ON p.id = f.product_id
+                GROUP BY p.id
+                ORDER BY favorite_count DESC, p.id
+                LIMIT ?
+                """, arguments: [limit])
+                .map { FavoriteCount(product: SQLiteProductService.product($0), count: $0[12]) }
+        }
+    }
+
+    /// The ids of the user and product named, with the lookups' own errors.
+    static func resolve(_ db: Database, user: String, product: String) throws -> (Int64, Int64) {
+        let owner = try SQLiteUserLookup.find(db, user)
+        let item = try SQLiteProductService.find(db, product)
+        return (owner.id, item.id)
+    }
 }

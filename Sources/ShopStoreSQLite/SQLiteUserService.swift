@@ -1,4 +1,5 @@
-// SQLiteUserService: UserService on SQLite (STUB: being written).
+// SQLiteUserService: UserService on SQLite. Listings stream from a cursor; every write is one
+// transaction; passwords are kept only as salted hashes (PasswordHasher) and never read back out.
 
 import GRDB
 import ShopCore
@@ -6,12 +7,157 @@ import ShopCore
 struct SQLiteUserService: UserService {
     let pool: DatabasePool
 
-    func listUsers(_ filter: UserFilter, page: Page, _ body: (User) throws -> Void) async throws { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func user(_ reference: String) async throws -> User { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func addUser(_ user: NewUser) async throws -> User { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func updateUser(_ reference: String, _ changes: UserChanges) async throws -> User { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func setPassword(_ reference: String, _ password: String) async throws { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func checkPassword(_ reference: String, _ password: String) async throws -> Bool { throw ShopError.storage("SQLiteUserService: not implemented yet") }
-    func deleteUser(_ reference: String) async throws -> User { throw ShopError.storage("SQLiteUserService: not implemented yet") }
+    /// Output field name → SQL expression, for `--sort`.
+    static let sortColumns: [String: String] = [
+        "id": "id", "username": "username", "email": "email", "first_name": "first_name COLLATE NOCASE",
+        "last_name": "last_name COLLATE NOCASE", "phone": "phone", "role": "role", "status": "status",
+        "created_at": "created_at",
+    ]
+
+    // MARK: - Reading
+
+    func listUsers(_ filter: UserFilter, page: Page, _ body: (User) throws -> Void) async throws {
+        let (where_, arguments) = Self.whereClause(filter)
+        let sql = "SELECT \(SQLiteUserLookup.columns) FROM users" + where_
+            + (try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id"))
+        try pool.shopRead { db in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try cursor.next() {
+                try body(SQLiteUserLookup.user(row))
+            }
+        }
+    }
+
+    func user(_ reference: String) async throws -> User {
+        try pool.shopRead { db in try SQLiteUserLookup.find(db, reference) }
+    }
+
+    // MARK: - Writing
+
+    func addUser(_ new: NewUser) async throws -> User {
+        let username = try SQLiteUserValidation.username(new.username)
+        let email = try SQLiteUserValidation.email(new.email)
+        let firstName = try SQLiteUserValidation.name(new.firstName, field: "first name")
+        let lastName = try SQLiteUserValidation.name(new.lastName, field: "last name")
+        let phone = try new.phone.flatMap { try SQLiteUserValidation.phone($0) }
+        return try pool.shopWrite { db in
+            try Self.checkUnique(db, username: username, email: email, except: nil)
+            try db.execute(sql: """
+                INSERT INTO users (username, email, first_name, last_name, phone, role, status)
+                VALUES (?, ?, ?, ?, ?, ?, 'active')
+                """, arguments: [username, email, firstName, lastName, phone, new.role.rawValue])
+            return try SQLiteUserLookup.find(db, String(db.lastInsertedRowID))
+        }
+    }
+
+    func updateUser(_ reference: String, _ changes: UserChanges) async throws -> User {
+        guard changes != UserChanges() else {
+            throw ShopError.usage("nothing to update: give at least one of --username, --email, --first-name, --last-name, --phone, --role")
+        }
+        var assignments: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        func set(_ column: String, _ value: (any DatabaseValueConvertible)?) {
+            assignments.append("\(column) = ?")
+            arguments.append(value)
+        }
+        let username = try changes.username.map { try SQLiteUserValidation.username($0) }
+        let email = try changes.email.map { try SQLiteUserValidation.email($0) }
+        if let username { set("username", username) }
+        if let email { set("email", email) }
+        if let firstName = changes.firstName { set("first_name", try SQLiteUserValidation.name(firstName, field: "first name")) }
+        if let lastName = changes.lastName { set("last_name", try SQLiteUserValidation.name(lastName, field: "last name")) }
+        // An empty --phone clears the number.
+        if let phone = changes.phone { set("phone", try SQLiteUserValidation.phone(phone)) }
+        if let role = changes.role { set("role", role.rawValue) }
+        return try pool.shopWrite { db in
+            let user = try SQLiteUserLookup.find(db, reference)
+            try Self.checkUnique(db, username: username, email: email, except: user.id)
+            try db.execute(sql: "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                           arguments: StatementArguments(arguments + [user.id]))
+            return try SQLiteUserLookup.find(db, String(user.id))
+        }
+    }
+
+    func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
+        try pool.shopWrite { db in
+            var user = try SQLiteUserLookup.find(db, reference)
+            try db.execute(sql: "UPDATE users SET status = ? WHERE id = ?", arguments: [status.rawValue, user.id])
+            user.status = status
+            return user
+        }
+    }
+
+    func setPassword(_ reference: String, _ password: String) async throws {
+        try SQLiteUserValidation.password(password)
+        // Resolve first so that an unknown user is reported before the (slow, deliberate) hashing.
+        let id = try pool.shopRead { db in try SQLiteUserLookup.find(db, reference).id }
+        let hash = try PasswordHasher.hash(password)
+        try pool.shopWrite { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            guard db.changesCount == 1 else {
+                throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set")
+            }
+        }
+    }
+
+    func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
+        let stored = try pool.shopRead { db -> String? in
+            let user = try SQLiteUserLookup.find(db, reference)
+            return try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [user.id])
+        }
+        guard let stored else { return false }   // no password set: nothing matches
+        return try PasswordHasher.verify(password, against: stored)
+    }
+
+    func deleteUser(_ reference: String) async throws -> User {
+        try pool.shopWrite { db in
+            let user = try SQLiteUserLookup.find(db, reference)
+            // The foreign keys would cascade too; being explicit keeps this true whatever the pragma.
+            try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [user.id])
+            try db.execute(sql: "DELETE FROM favorites WHERE user_id = ?", arguments: [user.id])
+            // Orders stay: orders.user_id is ON DELETE SET NULL and orders.customer keeps the name.
+            try db.execute(sql: "UPDATE orders SET user_id = NULL WHERE user_id = ?", arguments: [user.id])
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id])
+            return user
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Refuses a username or email that another user (not `except`) has, ignoring case.
+    static func checkUnique(_ db: Database, username: String?, email: String?, except id: Int64?) throws {
+        if let username,
+           let other = try String.fetchOne(db, sql: "SELECT username FROM users WHERE username = ? AND id IS NOT ?",
+                                           arguments: [username, id]) {
+            throw ShopError.conflict("username \(username) is taken (by \(other))")
+        }
+        if let email,
+           let other = try String.fetchOne(db, sql: "SELECT username FROM users WHERE email = ? AND id IS NOT ?",
+                                           arguments: [email, id]) {
+            throw ShopError.conflict("email \(email) already belongs to user \(other)")
+        }
+    }
+
+    static func whereClause(_ filter: UserFilter) -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let role = filter.role {
+            conditions.append("role = ?")
+            arguments.append(role.rawValue)
+        }
+        if let status = filter.status {
+            conditions.append("status = ?")
+            arguments.append(status.rawValue)
+        }
+        if let search = filter.search?.trimmingASCIISpaces, !search.isEmpty {
+            let pattern = "%" + SQLPaging.escapeLike(search) + "%"
+            conditions.append("""
+                (username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR first_name LIKE ? ESCAPE '\\' \
+                OR last_name LIKE ? ESCAPE '\\' OR (first_name || ' ' || last_name) LIKE ? ESCAPE '\\')
+                """)
+            arguments.append(contentsOf: [pattern, pattern, pattern, pattern, pattern])
+        }
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, StatementArguments(arguments))
+    }
 }

@@ -1,4 +1,4 @@
-// FavoritesCommand: the `favorites` plugin (being written).
+// FavoritesCommand: the `favorites` plugin: what customers like (list, add, remove, toggle, top).
 
 import ArgumentParser
 import ShellKit
@@ -6,7 +6,11 @@ import ShellKit
 /// The favorites plugin, as the executable registers it.
 public let favoritesPlugin = ShellPlugin(FavoritesCommand.self)
 
-/// `favorites`.
+/// `favorites`: customers' favourite products.
 struct FavoritesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "favorites", abstract: "(being written)")
+    static let configuration = CommandConfiguration(
+        commandName: "favorites",
+        abstract: "Customers' favourite products.",
+        discussion: "USER is an id, username or email (may be left out after `use USER`); PRODUCT is an id or SKU.",
+        subcommands: [ListFavorites.self, AddFavorite.self, RemoveFavorite.self, ToggleFavorite.self, TopFavorites.self])
 }

@@ -1,4 +1,5 @@
-// UsersCommand: the `users` plugin (being written).
+// UsersCommand: the `users` plugin: customers and staff (list, show, add, update, disable,
+// enable, passwd, check-password, delete). Passwords are never arguments, never printed.
 
 import ArgumentParser
 import ShellKit
@@ -6,7 +7,12 @@ import ShellKit
 /// The users plugin, as the executable registers it.
 public let usersPlugin = ShellPlugin(UsersCommand.self)
 
-/// `users`.
+/// `users`: customers and staff.
 struct UsersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "users", abstract: "(being written)")
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Look up and manage customers and staff.",
+        discussion: "USER is an id, a username or an email (case-insensitive).",
+        subcommands: [ListUsers.self, ShowUser.self, AddUser.self, UpdateUser.self, DisableUser.self,
+                      EnableUser.self, SetPassword.self, CheckPassword.self, DeleteUser.self])
 }

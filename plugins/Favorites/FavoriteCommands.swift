@@ -1,0 +1,137 @@
+// FavoriteCommands: `favorites list [USER]`, `add|remove|toggle [USER] PRODUCT` and `top`.
+
+import ArgumentParser
+import ShellKit
+import ShopCore
+import ShopOutput
+
+/// `favorites list [USER]`.
+struct ListFavorites: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List a customer's favourite products, oldest first.")
+
+    @Argument(help: ArgumentHelp("The customer (id, username or email); may be left out after `use USER`.", valueName: "user"))
+    var words: [String] = []
+
+    @OptionGroup var paging: PagingOptions
+    @OptionGroup var currency: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let (user, _) = try context.customer(words, expecting: 0, usage: "favorites list [USER]")
+        let page = try context.page(paging)
+        let money = try await context.moneyDisplay(currency)
+        let columns = FavoriteRows.columns(money)
+        let favorites = try await context.services.favorites.favorites(user)
+        var rows: [[Cell]] = []
+        rows.reserveCapacity(favorites.count)
+        for favorite in favorites { rows.append(try FavoriteRows.cells(favorite, money: money)) }
+        rows = try FavoriteRows.sorted(rows, by: page.sort, columns: columns)
+        let slice = rows.dropFirst(page.offset).prefix(page.limit ?? rows.count)
+        try await context.list(columns: columns, defaultFields: FavoriteRows.defaultFields(money), options: output,
+                               page: page, emptyNote: "\(printable(user)) has no favourites") { emit in
+            for row in slice { try emit(row) }
+        }
+    }
+}
+
+/// What add, remove and toggle need: the customer and product named, resolved once.
+private struct FavoriteTarget {
+    let user: User
+    let product: Product
+
+    init(_ words: [String], usage: String, context: CommandContext) async throws {
+        let (reference, rest) = try context.customer(words, expecting: 1, usage: usage)
+        user = try await context.services.users.user(reference)
+        product = try await context.services.products.product(rest[0])
+    }
+
+    var userID: String { String(user.id) }
+    var productID: String { String(product.id) }
+    /// `122 (iPhone 6)`.
+    var productLabel: String { "\(product.id) (\(printable(product.title)))" }
+    /// `emilys's favourites`.
+    var favourites: String { "\(user.username)'s favourites" }
+}
+
+/// `favorites add [USER] PRODUCT`.
+struct AddFavorite: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
+                                 valueName: "user-and-product"))
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let target = try await FavoriteTarget(words, usage: "favorites add [USER] PRODUCT", context: context)
+        if try await context.services.favorites.addFavorite(target.userID, product: target.productID) {
+            context.note("added \(target.productLabel) to \(target.favourites)")
+        } else {
+            context.note("\(target.productLabel) is already in \(target.favourites)")
+        }
+    }
+}
+
+/// `favorites remove [USER] PRODUCT`.
+struct RemoveFavorite: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a product from a customer's favourites.")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
+                                 valueName: "user-and-product"))
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let target = try await FavoriteTarget(words, usage: "favorites remove [USER] PRODUCT", context: context)
+        if try await context.services.favorites.removeFavorite(target.userID, product: target.productID) {
+            context.note("removed \(target.productLabel) from \(target.favourites)")
+        } else {
+            context.note("\(target.productLabel) was not in \(target.favourites)")
+        }
+    }
+}
+
+/// `favorites toggle [USER] PRODUCT`.
+struct ToggleFavorite: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toggle", abstract: "Add a product to a customer's favourites, or remove it if it is there.")
+
+    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
+                                 valueName: "user-and-product"))
+    var words: [String] = []
+
+    func run(in context: CommandContext) async throws {
+        let target = try await FavoriteTarget(words, usage: "favorites toggle [USER] PRODUCT", context: context)
+        if try await context.services.favorites.toggleFavorite(target.userID, product: target.productID) {
+            context.note("added \(target.productLabel) to \(target.favourites)")
+        } else {
+            context.note("removed \(target.productLabel) from \(target.favourites)")
+        }
+    }
+}
+
+/// `favorites top [--limit N]`.
+struct TopFavorites: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "top", abstract: "The products favourited most, with how many customers favourited each.")
+
+    @OptionGroup var paging: PagingOptions
+    @OptionGroup var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let page = try context.page(paging)
+        var wanted = Int.max
+        if let limit = page.limit {
+            let (sum, overflow) = page.offset.addingReportingOverflow(limit)
+            if !overflow { wanted = sum }
+        }
+        let counts = try await context.services.favorites.topFavorites(limit: wanted)
+        let rows = try FavoriteRows.sorted(counts.dropFirst(page.offset).map(FavoriteRows.cells), by: page.sort,
+                                           columns: FavoriteRows.topColumns)
+        try await context.list(columns: FavoriteRows.topColumns, options: output, page: page,
+                               emptyNote: "no favourites yet") { emit in
+            for row in rows { try emit(row) }
+        }
+    }
+}

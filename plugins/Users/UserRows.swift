@@ -1,0 +1,40 @@
+// UserRows: the one place where a user becomes output columns and cells. There is no password
+// or hash column: `User` does not carry one, so no format can print it.
+
+import ShopCore
+import ShopOutput
+
+enum UserRows {
+    /// Every field a user listing can show (`--fields` picks among them).
+    static let columns = ["id", "username", "email", "first_name", "last_name", "phone", "role", "status", "created_at"]
+        .map(Column.init)
+
+    /// What `users list` shows without `--fields`.
+    static let listingFields = ["id", "username", "email", "first_name", "last_name", "role", "status"]
+
+    static func cells(_ user: User) -> [Cell] {
+        [.integer(user.id), .text(user.username), .text(user.email), .text(user.firstName), .text(user.lastName),
+         user.phone.map(Cell.text) ?? .null, .text(user.role.rawValue), .text(user.status.rawValue),
+         .text(user.createdAt)]
+    }
+
+    /// `emilys (Emily Johnson)`, or the username alone when the user has no name.
+    static func label(_ user: User) -> String {
+        let name = [user.firstName, user.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        return name.isEmpty ? user.username : "\(user.username) (\(name))"
+    }
+
+    static func role(_ text: String) throws(ShopError) -> UserRole {
+        guard let role = UserRole(rawValue: text.trimmingASCIISpaces.lowercased()) else {
+            throw .invalidInput("invalid role \"\(text)\": use \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return role
+    }
+
+    static func status(_ text: String) throws(ShopError) -> UserStatus {
+        guard let status = UserStatus(rawValue: text.trimmingASCIISpaces.lowercased()) else {
+            throw .invalidInput("invalid status \"\(text)\": use \(UserStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return status
+    }
+}
