@@ -37,7 +37,10 @@ public struct OrderLine: Hashable, Sendable, PricedLine {
 /// An order placed by a user.
 public struct Order: Hashable, Sendable, Identifiable {
     public var id: Int64
-    public var userID: Int64
+    /// nil once the user was deleted (the order is kept).
+    public var userID: Int64?
+    /// The username the order was placed under (kept when the user is deleted).
+    public var customer: String
     public var status: OrderStatus
     public var total: Money
     public var discountedTotal: Money
@@ -45,10 +48,11 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var updatedAt: String
     public var lines: [OrderLine]
 
-    public init(id: Int64, userID: Int64, status: OrderStatus, total: Money, discountedTotal: Money,
+    public init(id: Int64, userID: Int64?, customer: String, status: OrderStatus, total: Money, discountedTotal: Money,
                 createdAt: String, updatedAt: String, lines: [OrderLine] = []) {
         self.id = id
         self.userID = userID
+        self.customer = customer
         self.status = status
         self.total = total
         self.discountedTotal = discountedTotal

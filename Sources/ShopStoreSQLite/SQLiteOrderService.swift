@@ -12,13 +12,14 @@ struct SQLiteOrderService: OrderService {
     /// minor unit comes from the ISO list (2 when the store has none).
     static let columns = """
         o.id, o.user_id, o.status, o.currency, coalesce(c.minor_units, 2), o.total_minor, o.discounted_total_minor,
-        o.created_at, o.updated_at
+        o.created_at, o.updated_at, o.customer
         """
     static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
-        "id": "o.id", "user_id": "o.user_id", "status": statusRank, "currency": "o.currency",
+        "id": "o.id", "user_id": "o.user_id", "customer": "o.customer COLLATE NOCASE", "status": statusRank,
+        "currency": "o.currency",
         "total": "o.total_minor", "discounted_total": "o.discounted_total_minor",
         "created_at": "o.created_at", "updated_at": "o.updated_at",
     ]
@@ -122,14 +123,14 @@ struct SQLiteOrderService: OrderService {
         return order
     }
 
-    /// An order (without lines) from a row of `columns`. An order whose user was deleted has user id 0.
+    /// An order (without lines) from a row of `columns`.
     static func order(_ row: Row) throws -> Order {
         let statusText: String = row[2]
         guard let status = OrderStatus(rawValue: statusText) else {
             throw ShopError.storage("order \(row[0] as Int64) has an unknown status \"\(statusText)\"")
         }
         let currency = Currency(code: row[3], minorUnitDigits: row[4])
-        return Order(id: row[0], userID: (row[1] as Int64?) ?? 0, status: status,
+        return Order(id: row[0], userID: row[1], customer: row[9], status: status,
                      total: Money(minorUnits: row[5], currency: currency),
                      discountedTotal: Money(minorUnits: row[6], currency: currency),
                      createdAt: row[7], updatedAt: row[8])

@@ -24,7 +24,7 @@ struct InteractiveLoop {
         while !shell.exitRequested {
             let session = shell.session
             let prompt = accumulator.isContinuing ? "…> "
-                : session.storeName + (session.currentUser.map { " (\($0))" } ?? "") + "> "
+                : session.storeName + ((session.currentUserName ?? session.currentUser).map { " (\($0))" } ?? "") + "> "
             guard case .line(let line) = reader.readLine(prompt: prompt) else {
                 FileHandle.standardError.write(Data("\n".utf8))
                 break

@@ -119,6 +119,19 @@ struct InteractiveTests {
         try second.waitFor { $0.contains("shop> products show 1 --fields sku") }
     }
 
+    @Test func thePromptShowsTheCurrentCustomer() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("use emily.johnson@x.dummyjson.com", "Enter")
+        try terminal.waitFor { $0.contains("shop (emilys)>") }
+        try terminal.send("basket total -o csv --fields user", "Enter")
+        try terminal.waitFor { $0.contains("user\nemilys") }
+        try terminal.send("use", "Enter")
+        try terminal.waitFor { $0.hasSuffix("shop>\n") || $0.contains("no current customer") }
+    }
+
     @Test func ctrlCClearsTheLineAndTheShellStaysUp() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("products show 1")

@@ -62,7 +62,7 @@ enum BasketRows {
     }
 
     static func orderCells(_ order: Order, user: String, _ display: MoneyDisplay) throws -> [Cell] {
-        [.integer(order.id), .integer(order.userID), .text(user), .text(order.status.rawValue),
+        [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(user), .text(order.status.rawValue),
          .integer(Int64(order.lines.count)), .integer(Int64(order.lines.reduce(0) { $0 + $1.quantity })),
          try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
          .text(order.createdAt)] + display.extraCells

@@ -10,18 +10,18 @@ enum OrderRows {
 
     /// A listing row, and the head of `orders show`.
     static func columns(_ display: MoneyDisplay) -> [Column] {
-        ["id", "user_id", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
+        ["id", "user_id", "customer", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
             .map(Column.init) + display.extraColumns
     }
 
     static func cells(_ order: Order, _ display: MoneyDisplay) throws -> [Cell] {
-        [.integer(order.id), order.userID == 0 ? .null : .integer(order.userID), .text(order.status.rawValue),
+        [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(order.customer), .text(order.status.rawValue),
          try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
          .text(order.createdAt), .text(order.updatedAt)] + display.extraCells
     }
 
     /// Sortable fields of `orders list` (they match the store's).
-    static let sortFields = ["id", "user_id", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
+    static let sortFields = ["id", "user_id", "customer", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
 
     // MARK: - Lines as sold
 

@@ -12,8 +12,11 @@ public final class Session: @unchecked Sendable {
     public var paging = PagingDefaults()
     /// The store's display name (the prompt shows it).
     public var storeName: String
-    /// The current customer (`use USER`): USER arguments may then be left out.
+    /// The current customer (`use USER`) as a USER reference (the user's id, so a rename does
+    /// not lose it): USER arguments may then be left out.
     public var currentUser: String?
+    /// The current customer's username, for the prompt.
+    public var currentUserName: String?
     /// The session's display currency (`set currency CODE`).
     public var currency: String?
 

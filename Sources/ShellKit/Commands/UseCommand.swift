@@ -14,12 +14,16 @@ struct UseCommand: ShellCommand {
 
     func run(in context: CommandContext) async throws {
         guard let user else {
-            if let previous = context.session.currentUser { context.note("no current customer (was \(previous))") }
+            if let previous = context.session.currentUserName ?? context.session.currentUser {
+                context.note("no current customer (was \(previous))")
+            }
             context.session.currentUser = nil
+            context.session.currentUserName = nil
             return
         }
         let found = try await context.services.users.user(user)
-        context.session.currentUser = found.username
+        context.session.currentUser = String(found.id)
+        context.session.currentUserName = found.username
         context.note("current customer: \(found.username) (\(found.firstName) \(found.lastName), \(found.email))")
     }
 }
