@@ -34,7 +34,7 @@ enum SQLiteUserLookup {
         let allowed = Swift.max(2, lower.count / 3)
         var scored: [(name: String, distance: Int)] = []
         for candidate in candidates {
-            let distance = levenshtein(candidate.lowercased(), lower)
+            let distance = EditDistance.between(candidate, lower)
             if distance <= allowed || candidate.lowercased().hasPrefix(lower) { scored.append((candidate, distance)) }
         }
         scored.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
@@ -45,20 +45,5 @@ enum SQLiteUserLookup {
         User(id: row[0], username: row[1], email: row[2], firstName: row[3], lastName: row[4], phone: row[5],
              role: UserRole(rawValue: row[6]) ?? .user, status: UserStatus(rawValue: row[7]) ?? .active,
              createdAt: row[8])
-    }
-
-    private static func levenshtein(_ a: String, _ b: String) -> Int {
-        let left = Array(a), right = Array(b)
-        if left.isEmpty { return right.count }
-        if right.isEmpty { return left.count }
-        var previous = Array(0...right.count)
-        for (i, l) in left.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: right.count)
-            for (j, r) in right.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (l == r ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[right.count]
     }
 }
