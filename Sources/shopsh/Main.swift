@@ -13,11 +13,15 @@ enum Main {
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
+        let rest = Array(arguments.dropFirst())
         let status: Int32
-        if arguments.first == "init" {
-            status = runInit(Array(arguments.dropFirst()), environment: environment)
-        } else {
-            status = run(arguments, environment: environment)
+        switch arguments.first {
+        case "init": status = runInit(rest, environment: environment)
+        // Hidden commands for tools: shell completion scripts, the man page, benchmarks.
+        case "__complete": status = CompleteCommand.run(rest, environment: environment)
+        case "__manual": status = ManualCommand.run(rest, environment: environment)
+        case "dev": status = DevCommand.run(rest, environment: environment)
+        default: status = run(arguments, environment: environment)
         }
         exit(status)
     }
