@@ -1,7 +1,7 @@
 # shopsh: two commands on a fresh machine: `make run` and `make test`.
 
 SWIFT ?= swift
-APT_PACKAGES := libreadline-dev libsqlite3-dev sqlite3 jq tmux python3
+APT_PACKAGES := libreadline-dev libsqlite3-dev sqlite3 jq tmux less python3
 BIN_RELEASE := .build/release/shopsh
 
 .PHONY: run build release test deps clean bench

@@ -209,6 +209,7 @@ enum Main {
         if let fields = options.output.fields { session.output.fields = fields }
         if options.output.noHeader { session.output.noHeader = true }
         if options.output.wide { session.output.wide = true }
+        if options.output.noPager { session.pager = false }
         if let color = options.output.color { session.output.color = color }
         session.paging = PagingDefaults(options.paging)
     }

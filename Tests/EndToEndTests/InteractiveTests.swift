@@ -132,6 +132,22 @@ struct InteractiveTests {
         try terminal.waitFor { $0.hasSuffix("shop>\n") || $0.contains("no current customer") }
     }
 
+    @Test func longOutputGoesThroughThePager() throws {
+        let sandbox = try ShopshSandbox()
+        sandbox.environment.removeValue(forKey: "PAGER")   // the default: less -FRX
+        _ = try sandbox.ok("products show 1")
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("products list --limit 45 --fields id", "Enter")
+        try terminal.waitFor { $0.hasSuffix(":\n") || $0.contains("\n:") }   // less's prompt
+        try terminal.send("q")
+        try terminal.waitFor { $0.contains("shop>") && !$0.contains("\n:") }
+        try terminal.send("clear", "Enter")   // not a command: just an error line
+        try terminal.send("products list --limit 45 --fields id --no-pager", "Enter")
+        let screen = try terminal.waitFor { $0.contains("45\nshop>") }
+        #expect(!screen.contains("\n:\n"))
+    }
+
     @Test func ctrlCClearsTheLineAndTheShellStaysUp() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("products show 1")

@@ -91,7 +91,7 @@ struct PluginsCommand: ShellCommand {
 struct SetCommand: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Show or change a session setting (format, currency, color, header, wide, limit).",
+        abstract: "Show or change a session setting (format, currency, color, header, wide, pager, limit).",
         discussion: "set format json · set currency EUR · set color never · set header off · set wide on · set limit 20 · set NAME default")
 
     @Argument(help: "The setting's name.")
@@ -109,6 +109,7 @@ struct SetCommand: ShellCommand {
                 ("color", session.output.color?.rawValue ?? "auto"),
                 ("header", session.output.noHeader ? "off" : "on"),
                 ("wide", session.output.wide ? "on" : "off"),
+                ("pager", session.pager ? "on" : "off"),
                 ("limit", session.paging.limit.map(String.init) ?? "default (\(PagingOptions.defaultLimit))"),
             ]
             for (key, text) in rows { context.sink.write("\(key)\t\(text)\n") }
@@ -135,11 +136,13 @@ struct SetCommand: ShellCommand {
             session.output.noHeader = reset ? false : !(try Self.onOff(value, name))
         case "wide":
             session.output.wide = reset ? false : try Self.onOff(value, name)
+        case "pager":
+            session.pager = reset ? true : try Self.onOff(value, name)
         case "limit":
             guard reset || (Int(value).map { $0 >= 0 } ?? false) else { throw ShopError.usage("limit must be a whole number ≥ 0") }
             session.paging.limit = reset ? nil : Int(value)
         default:
-            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, currency, color, header, wide, limit")
+            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, currency, color, header, wide, pager, limit")
         }
     }
 

@@ -25,6 +25,9 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Option(help: "Colour: auto, always or never (NO_COLOR turns auto off).")
     public var color: ColorMode?
 
+    @Flag(name: .customLong("no-pager"), help: "Do not send long output on a terminal through $PAGER.")
+    public var noPager = false
+
     public init() {}
 }
 

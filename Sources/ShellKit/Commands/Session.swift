@@ -19,6 +19,8 @@ public final class Session: @unchecked Sendable {
     public var currentUserName: String?
     /// The session's display currency (`set currency CODE`).
     public var currency: String?
+    /// Whether long terminal output goes through the pager (`set pager off`, `--no-pager`).
+    public var pager = true
 
     public init(storeName: String, environment: [String: String]) {
         self.storeName = storeName

@@ -76,10 +76,18 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return await execute(words: parsed.words, location: location, destination: destination)
     }
 
-    /// Runs one command given as words (`["products", "list", "--all"]`).
+    /// Runs one command given as words (`["products", "list", "--all"]`). On a terminal, output
+    /// taller than the screen goes through the pager unless `--no-pager` or `set pager off`.
     public func execute(words: [String], location: String? = nil) async -> CommandOutcome {
-        await execute(words: words, location: location,
-                      destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal))
+        guard terminal.stdoutIsTerminal, session.pager, !words.contains("--no-pager"),
+              Pager.command(environment: environment) != nil else {
+            return await execute(words: words, location: location,
+                                 destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal))
+        }
+        let screen = OutputSink.memory()
+        let outcome = await execute(words: words, location: location, destination: .standardOutput(screen, isTerminal: true))
+        Pager.show(screen.memoryText, environment: environment, stdout: stdout)
+        return outcome
     }
 
     func execute(words: [String], location: String?, destination: OutputDestination) async -> CommandOutcome {

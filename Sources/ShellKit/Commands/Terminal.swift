@@ -33,4 +33,13 @@ public struct Terminal: Sendable {
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
     }
+
+    /// The height of the terminal on stdout now, or 24.
+    public static func height() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+            return Int(size.ws_row)
+        }
+        return 24
+    }
 }
