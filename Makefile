@@ -1,10 +1,10 @@
 # shopsh: two commands on a fresh machine: `make run` and `make test`.
 
 SWIFT ?= swift
-APT_PACKAGES := libreadline-dev libsqlite3-dev sqlite3 jq tmux less python3
+APT_PACKAGES := libreadline-dev libsqlite3-dev sqlite3 jq tmux less python3 man-db groff-base
 BIN_RELEASE := .build/release/shopsh
 
-.PHONY: run build release test deps clean bench
+.PHONY: run build release test deps clean bench docs
 
 ## Install missing system packages (Debian/Ubuntu), build a release binary, open the shell.
 run: deps release
@@ -21,6 +21,12 @@ build: deps
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test --disable-xctest
+
+## The man page, generated from the command tree (commit man/shopsh.1 after running it).
+docs: deps
+	$(SWIFT) build
+	.build/debug/shopsh __manual > man/shopsh.1.tmp || { rm -f man/shopsh.1.tmp; exit 1; }
+	mv man/shopsh.1.tmp man/shopsh.1
 
 ## Installs what the build and tests use when it is missing (needs root or sudo).
 deps:

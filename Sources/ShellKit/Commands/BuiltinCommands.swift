@@ -7,7 +7,8 @@ import ShopOutput
 /// The built-in commands, in the order `help` lists them.
 public enum BuiltinCommands {
     public static let all: [any ShellCommand.Type] = [
-        HelpCommand.self, UseCommand.self, SetCommand.self, SourceCommand.self, PluginsCommand.self, ExitCommand.self,
+        HelpCommand.self, UseCommand.self, SetCommand.self, HistoryCommand.self, SourceCommand.self, PluginsCommand.self,
+        ExitCommand.self,
     ]
 }
 

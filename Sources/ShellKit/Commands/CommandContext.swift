@@ -128,4 +128,6 @@ public protocol ShellHost: AnyObject, Sendable {
     func requestExit()
     /// Writes text to stderr unbuffered, after flushing pending stdout so the two stay in order.
     func writeToStderr(_ text: String)
+    /// The interactive history, oldest first (empty in batch mode).
+    var history: [String] { get }
 }

@@ -187,6 +187,11 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     public func requestExit() { exitRequested = true }
 
+    /// Where `history` reads from: the interactive line reader sets it.
+    public var historySource: (() -> [String])?
+
+    public var history: [String] { historySource?() ?? [] }
+
     public func writeToStderr(_ text: String) {
         flushStdout()
         stderrWriter(text)

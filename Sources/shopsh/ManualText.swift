@@ -1,0 +1,256 @@
+// ManualText: the prose sections of shopsh(1), as roff source (already escaped).
+//
+// The commands and options are not written here: ManualCommand.swift generates them from the
+// command tree. Keep this text to what the code does; `make docs` regenerates man/shopsh.1.
+
+enum ManualText {
+    /// Option groups of the binary that every data command repeats; described once, by name.
+    static let sharedGroupTitles = ["Output defaults for every command", "Listing defaults for every command"]
+    static let sharedGroupNames = [
+        "Output defaults for every command": "output options",
+        "Listing defaults for every command": "listing options",
+    ]
+
+    static let description = lines(#"""
+        The shop lives in one SQLite file.
+        The first run without \fB\-\-store\fR or \fBSHOPSH_STORE\fR creates the default store
+        with the demo shop (194 products, 208 users and their baskets, ECB exchange rates and
+        the ISO 4217 currency list).
+        .PP
+        Each plugin owns one noun (\fBproducts\fR, \fBbasket\fR, ...) and its subcommands; the
+        same commands work at the prompt, after \fB\-c\fR, in a file given with \fB\-f\fR or
+        \fBsource\fR, and on standard input.
+        Messages go to standard error, data to standard output.
+        .PP
+        At the prompt, Tab completes commands, subcommands, options, option values and live
+        values from the store (user names and emails, product ids and SKUs, order ids).
+        Up recalls history; Ctrl\-C clears the line or stops a running command; Ctrl\-D or
+        \fBexit\fR leaves.
+        A trailing \fB|\fR \fIcommand\fR sends a command's output through the system shell
+        (for example \fB| jq .\fR); \fB>\fR \fIfile\fR and \fB>>\fR \fIfile\fR write or append it
+        to a file. Quoted \fB|\fR and \fB>\fR are literal.
+        Long table output on a terminal goes through the pager (see \fBPAGER\fR).
+        """#)
+
+    static let commandsIntro = lines(#"""
+        \fIuser\fR is a user's id, username or email; \fIproduct\fR is a product's id or SKU.
+        An ambiguous value is an error that lists the candidates.
+        After \fBuse\fR \fIuser\fR, commands that take a \fIuser\fR may leave it out.
+        \fBhelp\fR \fIcommand\fR [\fIsubcommand\fR] or \fIcommand\fR \fB\-\-help\fR shows the
+        same help at the prompt.
+        Commands that show money take \fB\-\-currency\fR \fIcode\fR (or \fBset currency\fR
+        \fIcode\fR): amounts convert through ECB euro rates, round once to the target
+        currency's minor unit, and the output says which rate date it used.
+        """#)
+
+    static let builtinsIntro = lines(#"""
+        The shell's own commands.
+        """#)
+
+    /// Everything after COMMANDS.
+    static func sections(sharedOptions: [(title: String, names: [String])]) -> [String] {
+        var result = lines(#"""
+            .SH "OUTPUT FORMATS"
+            Every command that prints data takes \fB\-o\fR, \fB\-\-format\fR \fIformat\fR.
+            The default is \fBtable\fR when standard output is a terminal and \fBtsv\fR otherwise;
+            \fBSHOPSH_FORMAT\fR or \fBset format\fR change it.
+            Keys and column names are snake_case and stable.
+            Money is an exact decimal number beside a \fBcurrency\fR key
+            (\fB"price":9.99,"currency":"USD"\fR).
+            Empty results are normal output (\fB[]\fR, or the header alone).
+            .TP
+            .B table
+            Columns sized by display width (wide characters, emoji, combining marks), numbers
+            right\-aligned, long cells cut with an ellipsis to the terminal width (unless
+            \fB\-\-wide\fR), control characters in data escaped; colour only on a terminal and
+            never with \fBNO_COLOR\fR.
+            A single record (\fBshow\fR) prints as key/value lines.
+            .TP
+            .B json
+            An array for listings, an object for a single record.
+            .TP
+            .B ndjson
+            One JSON object a line, streamed.
+            .TP
+            .B csv
+            RFC 4180 with a header row; cells a spreadsheet would run as formulas are neutralised
+            with a leading \fB\(aq\fR (plain negative numbers stay numbers).
+            .TP
+            .B tsv
+            A header row, then one row a line, never quoted; tabs, line feeds, carriage returns
+            and backslashes in cells are written as \fB\et\fR, \fB\en\fR, \fB\er\fR and \fB\e\e\fR.
+            .PP
+            Errors are one line on standard error (\fBerror:\fR ... with a hint), or a JSON object
+            there when the format is \fBjson\fR or \fBndjson\fR.
+            Large listings stream: memory stays flat whatever the row count.
+            """#)
+        for group in sharedOptions where !group.names.isEmpty {
+            let name = sharedGroupNames[group.title] ?? group.title
+            result.append(".PP")
+            result.append("The " + Roff.escape(name) + " are "
+                          + group.names.map(Roff.bold).joined(separator: ", ")
+                          + "; given before the command (see \\fBOPTIONS\\fR) they are defaults for every command.")
+        }
+        result += lines(#"""
+            .SH "BATCH MODE"
+            \fBshopsh \-c\fR \fIcommand\fR (repeatable), \fBshopsh \-f\fR \fIfile\fR (repeatable,
+            run in the order given), and commands on standard input when it is not a terminal run
+            without a prompt. \fBsource\fR \fIfile\fR runs a file from the prompt or from another
+            file. In every case:
+            .IP \(bu 2
+            \fB#\fR starts a comment line; blank lines are skipped.
+            .IP \(bu 2
+            A line ending in \fB\e\fR continues on the next line.
+            .IP \(bu 2
+            The first failing command stops the run with
+            \fIfile\fR\fB:\fR\fIline\fR\fB: error:\fR ... on standard error
+            (\fB<stdin>:\fR\fIline\fR for standard input, \fB\-c\fR for a command) and exit status 1.
+            .IP \(bu 2
+            With \fB\-\-continue\-on\-error\fR every command runs; the exit status is still 1 when
+            any failed (2 when the worst was a usage error).
+            .IP \(bu 2
+            Commands on standard input run as soon as each is complete, so a pipe can feed a
+            running shell.
+            .IP \(bu 2
+            Global output options (\fB\-o\fR json, \fB\-\-fields\fR, ...) given before \fB\-c\fR
+            apply to every command of the run.
+            .SH "EXIT STATUS"
+            .TP
+            .B 0
+            Success.
+            .TP
+            .B 1
+            A command failed (not found, refused, store error, ...).
+            .TP
+            .B 2
+            Usage error: unknown command, subcommand or option, or a bad value.
+            .SH ENVIRONMENT
+            .TP
+            .B SHOPSH_STORE
+            The store file when \fB\-\-store\fR is not given.
+            .TP
+            .B SHOPSH_FORMAT
+            The default output format (\fBtable\fR, \fBjson\fR, \fBndjson\fR, \fBcsv\fR or \fBtsv\fR).
+            .TP
+            .B NO_COLOR
+            When set and not empty, no colour with \fB\-\-color auto\fR.
+            .TP
+            .B PAGER
+            The pager for long table output on a terminal (default \fBless \-FRX\fR); empty or
+            \fBcat\fR turns paging off. Never used when standard output is not a terminal.
+            .TP
+            .B XDG_DATA_HOME
+            Where the default store lives (default \fI~/.local/share\fR).
+            .TP
+            .B XDG_STATE_HOME
+            Where history files live (default \fI~/.local/state\fR).
+            .TP
+            .B HOME
+            The base of the defaults above.
+            .TP
+            .B COLUMNS
+            The terminal width for tables when it cannot be read from the terminal.
+            .SH FILES
+            .TP
+            .I $XDG_DATA_HOME/shopsh/shop.sqlite
+            The default store (SQLite, WAL mode; the \fBsqlite3\fR(1) CLI can read it), created with
+            the demo shop on first use. \fBshopsh init\fR [\fB\-\-empty\fR] \fB\-\-store\fR \fIpath\fR
+            creates another.
+            .TP
+            .I $XDG_STATE_HOME/shopsh/history\-NAME\-HASH
+            The prompt's history, one file per store (\fINAME\fR is the store file's name,
+            \fIHASH\fR a hash of its full path), so a test store never pollutes the main one.
+            Mode 0600.
+            .SH EXAMPLES
+            Show a product as JSON, and count the catalogue with \fBjq\fR(1):
+            .PP
+            .RS 4
+            .nf
+            shopsh products show 1 \-o json
+            shopsh \-c \(aqproducts list \-\-all \-o json\(aq | jq length
+            .fi
+            .RE
+            .PP
+            Titles of the five most expensive smartphones, one a line:
+            .PP
+            .RS 4
+            .nf
+            shopsh \-c \(aqproducts list \-\-category smartphones \-\-sort price:desc \-\-limit 5 \-o ndjson\(aq \e
+              | jq \-r .title
+            .fi
+            .RE
+            .PP
+            A CSV file of cheap products in stock, for a spreadsheet, and the same rows
+            summed with \fBawk\fR(1) from TSV:
+            .PP
+            .RS 4
+            .nf
+            shopsh \-c \(aqproducts list \-\-in\-stock \-\-max\-price 20 \-o csv\(aq > cheap.csv
+            shopsh \-c \(aqproducts list \-\-in\-stock \-\-max\-price 20 \-\-fields id,stock \-\-no\-header\(aq \e
+              | awk \-F\(aq\et\(aq \(aq{ n += $2 } END { print n }\(aq
+            .fi
+            .RE
+            .PP
+            Several commands, one global format:
+            .PP
+            .RS 4
+            .nf
+            shopsh \-o json \-c \(aqproducts show 1\(aq \-c \(aqproducts show 2\(aq
+            printf \(aqproducts show 1\enproducts show 2\en\(aq | shopsh \-o ndjson
+            .fi
+            .RE
+            .PP
+            A file of commands, stopping at the first failure or running them all:
+            .PP
+            .RS 4
+            .nf
+            shopsh \-f upkeep.shop
+            shopsh \-\-continue\-on\-error \-f upkeep.shop
+            .fi
+            .RE
+            .PP
+            At the prompt: a customer's basket, checkout, and a pipe through \fBjq\fR:
+            .PP
+            .RS 4
+            .nf
+            shop> use emilys
+            shop (emilys)> basket add 162 \-\-qty 2
+            shop (emilys)> basket checkout
+            shop> orders list \-\-user emilys \-\-status placed
+            shop> products list \-\-all \-o json | jq \(aq.[0]\(aq
+            .fi
+            .RE
+            .PP
+            A separate, empty store for tests:
+            .PP
+            .RS 4
+            .nf
+            shopsh init \-\-empty \-\-store /tmp/test.sqlite
+            SHOPSH_STORE=/tmp/test.sqlite shopsh \-c \(aqproducts import catalogue.csv\(aq
+            .fi
+            .RE
+            .SH "SHELL COMPLETION"
+            The scripts in \fIcompletions/\fR of the source tree complete commands, options and
+            live values from the store in your own shell (they call \fBshopsh\fR back):
+            .TP
+            .B bash
+            Source \fIcompletions/shopsh.bash\fR from \fI~/.bashrc\fR:
+            \fBsource /path/to/completions/shopsh.bash\fR
+            .TP
+            .B zsh
+            Put \fIcompletions/_shopsh\fR in a directory on \fB$fpath\fR (for example
+            \fBfpath=(~/.zsh/completions $fpath)\fR before \fBcompinit\fR in \fI~/.zshrc\fR).
+            .TP
+            .B fish
+            Copy \fIcompletions/shopsh.fish\fR to \fI~/.config/fish/completions/\fR.
+            .SH "SEE ALSO"
+            \fBjq\fR(1), \fBsqlite3\fR(1), \fBless\fR(1)
+            """#)
+        return result
+    }
+
+    /// Splits roff source into lines, dropping the indentation of the Swift literal.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+    }
+}
