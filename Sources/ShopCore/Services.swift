@@ -1,4 +1,4 @@
-// ShopServices: the six service protocols a store provides, bundled for the shell and plugins.
+// ShopServices: the service protocols a store provides, bundled for the shell and plugins.
 
 /// Everything a plugin may use of the shop. Plugins hold these protocols, never a store.
 public struct ShopServices: Sendable {
@@ -8,14 +8,18 @@ public struct ShopServices: Sendable {
     public var users: any UserService
     public var orders: any OrderService
     public var currencies: any CurrencyService
+    /// Live values for Tab completion; `nil` when the store offers none.
+    public var completions: (any CompletionSource)?
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
-                users: any UserService, orders: any OrderService, currencies: any CurrencyService) {
+                users: any UserService, orders: any OrderService, currencies: any CurrencyService,
+                completions: (any CompletionSource)? = nil) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
         self.users = users
         self.orders = orders
         self.currencies = currencies
+        self.completions = completions
     }
 }

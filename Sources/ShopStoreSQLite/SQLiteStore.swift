@@ -51,7 +51,8 @@ public final class SQLiteStore: Sendable {
     public var services: ShopServices {
         ShopServices(products: SQLiteProductService(pool: pool), baskets: SQLiteBasketService(pool: pool),
                      favorites: SQLiteFavoritesService(pool: pool), users: SQLiteUserService(pool: pool),
-                     orders: SQLiteOrderService(pool: pool), currencies: SQLiteCurrencyService(pool: pool))
+                     orders: SQLiteOrderService(pool: pool), currencies: SQLiteCurrencyService(pool: pool),
+                     completions: SQLiteCompletionSource(pool: pool))
     }
 
     /// Whether the store holds no products and no users (a new file).

@@ -1,8 +1,47 @@
-// CompleteCommand: `shopsh __complete WORDS…`: completion candidates for shell scripts (being written).
+// CompleteCommand: `shopsh __complete WORDS…`: completion candidates for the shell scripts in
+// completions/, from the same engine as Tab in the prompt.
 
+import Foundation
+import ShellKit
+import ShopCore
+import ShopStoreSQLite
+
+/// `shopsh __complete [GLOBAL OPTIONS…] WORDS… PREFIX`: the last word is the one being
+/// completed (empty for a fresh word); prints one candidate per line. Global options before
+/// the command (`--store PATH`, `-o FORMAT`, …) are skipped; `--store` and `SHOPSH_STORE`
+/// pick the store. The default store is never created here: without it there are no live values.
 enum CompleteCommand {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        Main.printError("not available yet")
-        return 2
+        guard let prefix = arguments.last else { return 0 }
+        var words = Array(arguments.dropLast())
+        var explicitStore: String?
+        // Global options before the command word.
+        while let word = words.first, word.hasPrefix("-") {
+            words.removeFirst()
+            if word == "--" { break }
+            if word.hasPrefix("--store=") {
+                explicitStore = String(word.dropFirst("--store=".count))
+            } else if Main.takesValue(word) || word == "-c" || word == "--command" || word == "-f" || word == "--file" {
+                guard !words.isEmpty else { return 0 }  // completing a global option's value: nothing
+                let value = words.removeFirst()
+                if word == "--store" { explicitStore = value }
+            }
+        }
+        let path = Main.storePath(explicit: explicitStore, environment: environment)
+        let source: (any CompletionSource)?
+        if FileManager.default.fileExists(atPath: path), let store = try? SQLiteStore(path: path) {
+            source = store.services.completions
+        } else {
+            source = nil
+        }
+        let engine = CompletionEngine(plugins: allPlugins, source: source)
+        let before = words
+        let candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }
+        var output = ""
+        for candidate in candidates where !candidate.contains("\n") {
+            output += candidate + "\n"
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+        return 0
     }
 }

@@ -16,10 +16,13 @@ struct InteractiveLoop {
         let engine = CompletionEngine(shell: shell)
         let reader = ReadlineLineReader(
             historyFile: StoreLocation.historyPath(forStore: storePath, environment: environment),
-            completer: { request in engine.complete(request) })
+            completer: { _ in [] })
+        reader.setDescribedCompleter { request in Blocking.run { await engine.complete(request) } }
+        shell.historySource = { reader.history }
         reader.saveHistoryOnTermination()
         var accumulator = ScriptAccumulator()
         var lineNumber = 0
+        var startsWithSpace = false
         var lastOutcome = CommandOutcome.success
         while !shell.exitRequested {
             let session = shell.session
@@ -30,8 +33,10 @@ struct InteractiveLoop {
                 break
             }
             lineNumber += 1
+            // A command whose first line starts with a space is not recorded (as in bash).
+            if !accumulator.isContinuing { startsWithSpace = line.first == " " }
             guard let command = accumulator.feed(line, lineNumber: lineNumber) else { continue }
-            reader.addHistory(command.text)
+            if !startsWithSpace { reader.addHistory(command.text) }
             lastOutcome = Blocking.run { [shell] in await shell.execute(line: command.text) }
         }
         reader.saveHistory()

@@ -117,6 +117,8 @@ struct InteractiveTests {
         try second.start()
         try second.send("Up", "Up")   // "exit", then the command before it
         try second.waitFor { $0.contains("shop> products show 1 --fields sku") }
+        try second.send("C-u", " history 2", "Enter")   // a leading space keeps it out of the history
+        try second.waitFor { $0.contains("1  products show 1 --fields sku") && $0.contains("2  exit") }
     }
 
     @Test func thePromptShowsTheCurrentCustomer() throws {

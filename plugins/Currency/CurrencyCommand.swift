@@ -48,6 +48,7 @@ struct ShowRates: ShellCommand {
 
 /// `currency convert AMOUNT FROM TO [--date D]`.
 struct Convert: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.none, .currency, .currency])
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an amount between currencies through EUR cross rates.",

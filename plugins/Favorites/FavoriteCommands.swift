@@ -7,6 +7,7 @@ import ShopOutput
 
 /// `favorites list [USER]`.
 struct ListFavorites: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.customer])
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List a customer's favourite products, oldest first.")
 
@@ -56,6 +57,7 @@ private struct FavoriteTarget {
 
 /// `favorites add [USER] PRODUCT`.
 struct AddFavorite: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.customer, .product])
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
 
@@ -75,6 +77,7 @@ struct AddFavorite: ShellCommand {
 
 /// `favorites remove [USER] PRODUCT`.
 struct RemoveFavorite: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.customer, .product])
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a product from a customer's favourites.")
 
@@ -94,6 +97,7 @@ struct RemoveFavorite: ShellCommand {
 
 /// `favorites toggle [USER] PRODUCT`.
 struct ToggleFavorite: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.customer, .product])
     static let configuration = CommandConfiguration(
         commandName: "toggle", abstract: "Add a product to a customer's favourites, or remove it if it is there.")
 

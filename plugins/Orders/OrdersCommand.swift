@@ -44,6 +44,7 @@ struct OrderFilterOptions: ParsableArguments {
 
 /// `orders list`.
 struct ListOrders: ShellCommand {
+    static let completion = CompletionSpec(options: ["status": .values(OrderStatus.allCases.map(\.rawValue))])
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List orders, newest first.",
         discussion: "Sortable by \(OrderRows.sortFields.joined(separator: ", ")).")
@@ -68,6 +69,7 @@ struct ListOrders: ShellCommand {
 
 /// `orders show ID`.
 struct ShowOrder: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.order])
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show an order with its lines as sold.",
         discussion: """
@@ -91,6 +93,7 @@ struct ShowOrder: ShellCommand {
 
 /// `orders status ID NEW`.
 struct SetOrderStatus: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.order, .values(OrderStatus.allCases.map(\.rawValue))])
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
@@ -113,6 +116,7 @@ struct SetOrderStatus: ShellCommand {
 
 /// `orders cancel ID`.
 struct CancelOrder: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.order])
     static let configuration = CommandConfiguration(
         commandName: "cancel", abstract: "Cancel a placed or paid order and put its stock back.")
 
@@ -130,6 +134,7 @@ struct CancelOrder: ShellCommand {
 
 /// `orders stats [--by day|status]`.
 struct OrderStats: ShellCommand {
+    static let completion = CompletionSpec(options: ["status": .values(OrderStatus.allCases.map(\.rawValue)), "by": .values(OrderStatsGrouping.allCases.map(\.rawValue))])
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "Count orders and sum their revenue per day or per status.",
         discussion: "Revenue is the sum of discounted totals; cancelled orders are counted but bring no revenue.")

@@ -67,6 +67,7 @@ struct AddProduct: ShellCommand {
 
 /// `products update ID …`.
 struct UpdateProduct: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.product])
     static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a product's fields.")
 
     @Argument(help: "The product's id or SKU.")
@@ -84,6 +85,7 @@ struct UpdateProduct: ShellCommand {
 
 /// `products delete ID`.
 struct DeleteProduct: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.product])
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
 
@@ -98,6 +100,7 @@ struct DeleteProduct: ShellCommand {
 
 /// `products stock ID +N|-N|=N`.
 struct AdjustStock: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.product])
     static let configuration = CommandConfiguration(
         commandName: "stock", abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
 

@@ -5,6 +5,7 @@ import ShellKit
 
 /// `products show ID|SKU`.
 struct ShowProduct: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.product])
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one product.")
 
     @Argument(help: "The product's id or SKU.")

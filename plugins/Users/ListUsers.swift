@@ -6,6 +6,7 @@ import ShopCore
 
 /// `users list [--role R] [--status S] [--search TEXT]`.
 struct ListUsers: ShellCommand {
+    static let completion = CompletionSpec(options: ["role": .values(UserRole.allCases.map(\.rawValue)), "status": .values(UserStatus.allCases.map(\.rawValue))])
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List users.")
 
     @Option(help: ArgumentHelp("Only users with this role: admin, moderator or user.", valueName: "role"))
@@ -41,6 +42,7 @@ struct ListUsers: ShellCommand {
 
 /// `users show [USER]`.
 struct ShowUser: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.user])
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show one user (the current customer after `use USER`).")
 

@@ -38,6 +38,7 @@ struct PasswordSource: ParsableArguments {
 
 /// `users passwd [USER]`.
 struct SetPassword: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.user])
     static let configuration = CommandConfiguration(
         commandName: "passwd",
         abstract: "Set a user's password (asked twice without echo, at least 6 characters).",
@@ -73,6 +74,7 @@ struct SetPassword: ShellCommand {
 
 /// `users check-password [USER]`: prints `match` or `no match` (then exits with status 1).
 struct CheckPassword: ShellCommand {
+    static let completion = CompletionSpec(positionals: [.user])
     static let configuration = CommandConfiguration(
         commandName: "check-password",
         abstract: "Check a password against a user's (prints match or no match; no match exits with status 1).",

@@ -8,6 +8,14 @@ import ArgumentParser
 /// and notes to `context.note`.
 public protocol ShellCommand: ParsableCommand {
     func run(in context: CommandContext) async throws
+
+    /// What the positional words and option values are, for Tab completion (default: nothing
+    /// beyond what argument-parser knows).
+    static var completion: CompletionSpec { get }
+}
+
+extension ShellCommand {
+    public static var completion: CompletionSpec { CompletionSpec() }
 }
 
 /// A plugin: one noun of the shell (`products`, `basket`, …) with its subcommands.

@@ -1,40 +1,280 @@
-// CompletionEngine: answers "what could come next?" from the command tree, for Tab in the shell.
+// CompletionEngine: answers "what could come next?" from the command tree, for Tab in the shell
+// and for `shopsh __complete` (the bash, zsh and fish scripts).
 
 import ArgumentParser
+import Foundation
+import ShopCore
+import ShopOutput
 
-/// Completes command lines from the registered commands: command names, then subcommand names.
+/// One candidate: the word to insert and, for product ids, the title to show beside it.
+public struct CompletionCandidate: Sendable, Equatable {
+    public var value: String
+    public var description: String?
+
+    public init(_ value: String, description: String? = nil) {
+        self.value = value
+        self.description = description
+    }
+}
+
+/// Completes command lines from the registered commands: command and subcommand names, flags
+/// of the command being typed (from argument-parser's tool info), enumerated values, file
+/// paths, and live values (users, products, orders, categories, currencies) from a
+/// ``CompletionSource`` at the positions each command's ``CompletionSpec`` names.
 public struct CompletionEngine: Sendable {
     let roots: [(name: String, command: any ParsableCommand.Type)]
+    let source: (any CompletionSource)?
+    /// The current customer (`use USER`), if any: a `.customer` positional may then be left out.
+    let currentCustomer: @Sendable () -> String?
+    /// The most live values asked of the store for one Tab.
+    public var limit = 100
 
+    /// The engine of the interactive shell: its commands, its store, its current customer.
     public init(shell: Shell) {
-        roots = shell.plugins.map { ($0.name, $0.command) }
-            + shell.builtins.flatMap { builtin in
-                ([builtin._commandName] + builtin.configuration.aliases).map { ($0, builtin as any ParsableCommand.Type) }
-            }
+        let session = shell.session
+        self.init(plugins: shell.plugins, source: shell.services.completions,
+                  currentCustomer: { session.currentUser })
     }
 
-    /// The candidates for the word being typed, given the words before it.
-    public func candidates(before words: [String], prefix: String) -> [String] {
-        guard let first = words.first else {
-            return roots.map(\.name).filter { $0.hasPrefix(prefix) }.sorted()
-        }
-        guard let root = roots.first(where: { $0.name == first })?.command else { return [] }
-        var current: any ParsableCommand.Type = root
-        for word in words.dropFirst() {
-            guard let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
-            current = sub
-        }
-        if words.count == 1 || current != root {
-            let subs = current.configuration.subcommands.map { $0._commandName }
-            if !subs.isEmpty && !prefix.hasPrefix("-") { return subs.filter { $0.hasPrefix(prefix) }.sorted() }
-        }
-        return []
+    /// An engine over `plugins` and the built-in commands.
+    public init(plugins: [ShellPlugin], source: (any CompletionSource)?,
+                currentCustomer: @escaping @Sendable () -> String? = { nil }) {
+        self.init(commands: plugins.map { ($0.name, $0.command) }
+                    + BuiltinCommands.all.flatMap { builtin in
+                        ([builtin._commandName] + builtin.configuration.aliases).map { ($0, builtin as any ParsableCommand.Type) }
+                    },
+                  source: source, currentCustomer: currentCustomer)
+    }
+
+    /// An engine over `commands` (first word → root command type).
+    public init(commands: [(name: String, command: any ParsableCommand.Type)], source: (any CompletionSource)?,
+                currentCustomer: @escaping @Sendable () -> String? = { nil }) {
+        roots = commands
+        self.source = source
+        self.currentCustomer = currentCustomer
+    }
+
+    // MARK: - Entry points
+
+    /// The candidates' values for the word being typed (`prefix`), given the words before it.
+    public func candidates(before words: [String], prefix: String) async -> [String] {
+        await detailedCandidates(before: words, prefix: prefix).map(\.value)
     }
 
     /// Completes a readline request: splits the line before the cursor into words.
-    public func complete(_ request: CompletionRequest) -> [String] {
+    public func complete(_ request: CompletionRequest) async -> [CompletionCandidate] {
         let before = String(request.line.prefix(request.wordStart))
         let words = (try? LineParser.parse(before).words) ?? before.split(separator: " ").map(String.init)
-        return candidates(before: words, prefix: request.word)
+        return await detailedCandidates(before: words, prefix: request.word)
     }
+
+    /// The candidates for the word being typed, with descriptions where there are some.
+    public func detailedCandidates(before words: [String], prefix: String) async -> [CompletionCandidate] {
+        guard let first = words.first else {
+            return plain(roots.map(\.name), prefix: prefix)
+        }
+        guard let root = roots.first(where: { $0.name == first })?.command else { return [] }
+        var current: any ParsableCommand.Type = root
+        var path: [String] = []
+        var rest = Array(words.dropFirst())
+        while let word = rest.first,
+              let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) {
+            current = sub
+            path.append(word)
+            rest.removeFirst()
+        }
+        let subcommands = current.configuration.subcommands.map { $0._commandName }
+        if !subcommands.isEmpty {
+            return rest.isEmpty && !prefix.hasPrefix("-") ? plain(subcommands, prefix: prefix) : []
+        }
+        let info = CommandInfoCache.info(root: root, path: path)
+        let spec = path.isEmpty ? Self.builtinSpecs[root._commandName] ?? Self.spec(of: current) : Self.spec(of: current)
+        return await arguments(rest, prefix: prefix, info: info, spec: spec)
+    }
+
+    // MARK: - Arguments of a leaf command
+
+    func arguments(_ words: [String], prefix: String, info: CommandInfo?, spec: CompletionSpec) async -> [CompletionCandidate] {
+        let options = info?.arguments.filter { $0.kind != "positional" } ?? []
+        // Walk the words typed so far: count positionals, skip option values.
+        var positionalCount = 0
+        var pendingOption: ArgumentInfo?
+        var afterDoubleDash = false
+        for word in words {
+            if pendingOption != nil {
+                pendingOption = nil   // this word was the option's value
+            } else if afterDoubleDash {
+                positionalCount += 1
+            } else if word == "--" {
+                afterDoubleDash = true
+            } else if word.hasPrefix("-") && word.count > 1 && !Self.isNumber(word) {
+                if !word.contains("="), let option = Self.option(named: word, in: options), option.kind == "option" {
+                    pendingOption = option
+                }
+            } else {
+                positionalCount += 1
+            }
+        }
+        if let option = pendingOption {
+            return await values(of: option, spec: spec, prefix: prefix)
+        }
+        if !afterDoubleDash, prefix.hasPrefix("--"), let equals = prefix.firstIndex(of: "=") {
+            let flag = String(prefix[..<equals])
+            guard let option = Self.option(named: flag, in: options), option.kind == "option" else { return [] }
+            let valuePrefix = String(prefix[prefix.index(after: equals)...])
+            return await values(of: option, spec: spec, prefix: valuePrefix)
+                .map { CompletionCandidate(flag + "=" + $0.value, description: $0.description) }
+        }
+        if !afterDoubleDash, prefix.hasPrefix("-"), !Self.isNumber(prefix) {
+            var names: [String] = []
+            for option in options where option.shouldDisplay != false {
+                for name in option.names ?? [] {
+                    names.append(name.kind == "short" ? "-" + name.name : "--" + name.name)
+                }
+            }
+            names.append("--help")
+            return plain(names, prefix: prefix)
+        }
+        // A positional word.
+        var kinds = spec.positionals
+        if kinds.first == .customer, currentCustomer() != nil { kinds.removeFirst() }
+        if positionalCount < kinds.count {
+            return await live(kinds[positionalCount], prefix: prefix)
+        }
+        let positionals = info?.arguments.filter { $0.kind == "positional" } ?? []
+        let index = positionals.firstIndex(where: { $0.isRepeating == true }).map { min($0, positionalCount) } ?? positionalCount
+        guard index < positionals.count else { return [] }
+        return await values(of: positionals[index], spec: CompletionSpec(), prefix: prefix)
+    }
+
+    /// The values an option (or positional) takes.
+    func values(of argument: ArgumentInfo, spec: CompletionSpec, prefix: String) async -> [CompletionCandidate] {
+        let long = argument.names?.first(where: { $0.kind == "long" })?.name ?? argument.preferredName?.name ?? ""
+        if let kind = spec.options[long] ?? CompletionSpec.commonOptions[long] {
+            return await live(kind, prefix: prefix)
+        }
+        if let all = argument.allValues, !all.isEmpty { return plain(all, prefix: prefix, sorted: false) }
+        if let file = argument.completionKind?.file {
+            return await live(.file(extensions: file.extensions ?? []), prefix: prefix)
+        }
+        if argument.completionKind?.directory != nil {
+            return Self.paths(prefix: prefix, extensions: [], directoriesOnly: true).map { CompletionCandidate($0) }
+        }
+        if let list = argument.completionKind?.list?.values { return plain(list, prefix: prefix, sorted: false) }
+        return []
+    }
+
+    /// Candidates of one kind; live kinds ask the store (no candidates if it fails or is absent).
+    func live(_ kind: CompletionKind, prefix: String) async -> [CompletionCandidate] {
+        switch kind {
+        case .none:
+            return []
+        case .values(let values):
+            return plain(values, prefix: prefix, sorted: false)
+        case .file(let extensions):
+            return Self.paths(prefix: prefix, extensions: extensions, directoriesOnly: false).map { CompletionCandidate($0) }
+        default:
+            break
+        }
+        guard let source else { return [] }
+        do {
+            switch kind {
+            case .user, .customer:
+                // One candidate per user: the email when it matches, else the username.
+                let lowered = prefix.lowercased()
+                return try await source.users(prefix: prefix, limit: limit).map { user in
+                    CompletionCandidate(user.email.lowercased().hasPrefix(lowered) ? user.email : user.username)
+                }.sortedByValue()
+            case .product:
+                var found: [CompletionCandidate] = []
+                if prefix.isEmpty || Self.isDigits(prefix) {
+                    found = try await source.productIDs(prefix: prefix, limit: limit)
+                        .map { CompletionCandidate(String($0.id), description: $0.title) }
+                }
+                if !Self.isDigits(prefix) {
+                    found += try await source.skus(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
+                }
+                return found
+            case .order:
+                guard prefix.isEmpty || Self.isDigits(prefix) else { return [] }
+                return try await source.orderIDs(prefix: prefix, limit: limit).map { CompletionCandidate(String($0)) }
+            case .category:
+                return try await source.categories(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
+            case .currency:
+                return try await source.currencyCodes(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
+            case .none, .values, .file:
+                return []
+            }
+        } catch {
+            return []
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Built-in commands whose positionals are live values.
+    static let builtinSpecs: [String: CompletionSpec] = [
+        "use": CompletionSpec(positionals: [.user]),
+    ]
+
+    static func spec(of command: any ParsableCommand.Type) -> CompletionSpec {
+        (command as? any ShellCommand.Type)?.completion ?? CompletionSpec()
+    }
+
+    func plain(_ values: [String], prefix: String, sorted: Bool = true) -> [CompletionCandidate] {
+        var seen = Set<String>()
+        let matching = values.filter { $0.hasPrefix(prefix) && seen.insert($0).inserted }
+        return (sorted ? matching.sorted() : matching).map { CompletionCandidate($0) }
+    }
+
+    static func option(named word: String, in options: [ArgumentInfo]) -> ArgumentInfo? {
+        let isLong = word.hasPrefix("--")
+        let name = String(word.dropFirst(isLong ? 2 : 1))
+        return options.first { option in
+            (option.names ?? []).contains { $0.name == name && ($0.kind == "short") != isLong }
+        }
+    }
+
+    static func isDigits(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// `-5`, `+3`: numbers (stock changes), not flags.
+    static func isNumber(_ text: String) -> Bool {
+        guard let first = text.first, first == "-" || first == "+" else { return false }
+        return isDigits(String(text.dropFirst()))
+    }
+
+    /// Paths starting with `prefix`: directories end in `/`; files are kept when they have one
+    /// of `extensions` (any file when empty). Hidden entries only when `prefix`'s last part
+    /// starts with a dot. `~/` is expanded for the lookup and kept in the candidates.
+    static func paths(prefix: String, extensions: [String], directoriesOnly: Bool) -> [String] {
+        let slash = prefix.lastIndex(of: "/")
+        let directoryPart = slash.map { String(prefix[...$0]) } ?? ""
+        let namePrefix = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+        var lookup = directoryPart.isEmpty ? "." : directoryPart
+        if lookup.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            lookup = home + lookup.dropFirst()
+        }
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: lookup) else { return [] }
+        var result: [String] = []
+        for entry in entries where entry.hasPrefix(namePrefix) {
+            if entry.hasPrefix(".") && !namePrefix.hasPrefix(".") { continue }
+            var isDirectory: ObjCBool = false
+            let full = (lookup.hasSuffix("/") ? lookup : lookup + "/") + entry
+            guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                result.append(directoryPart + entry + "/")
+            } else if !directoriesOnly,
+                      extensions.isEmpty || extensions.contains(where: { entry.lowercased().hasSuffix("." + $0.lowercased()) }) {
+                result.append(directoryPart + entry)
+            }
+        }
+        return result.sorted()
+    }
+}
+
+extension Array where Element == CompletionCandidate {
+    func sortedByValue() -> [CompletionCandidate] { sorted { $0.value < $1.value } }
 }

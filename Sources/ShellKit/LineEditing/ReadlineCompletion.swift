@@ -2,6 +2,7 @@
 // and the Swift completer of ReadlineLineReader, including quoting of inserted words.
 
 @preconcurrency import CReadline
+import ShopOutput
 import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -25,10 +26,12 @@ enum ReadlineCompletion {
     /// Characters that open a quoted word (readline's `rl_completer_quote_characters`).
     static let quoteCharacters = "\"'"
 
-    private static let completer = Mutex<(@Sendable (CompletionRequest) -> [String])?>(nil)
+    private static let completer = Mutex<(@Sendable (CompletionRequest) -> [CompletionCandidate])?>(nil)
+    /// The descriptions of the last candidates, by the text readline lists (for the display hook).
+    static let descriptions = Mutex<[String: String]>([:])
 
     /// Makes `completer` answer Tab from now on and points readline at the callbacks.
-    static func install(_ completer: @escaping @Sendable (CompletionRequest) -> [String]) {
+    static func install(_ completer: @escaping @Sendable (CompletionRequest) -> [CompletionCandidate]) {
         self.completer.withLock { $0 = completer }
         rl_attempted_completion_function = attemptCompletion
         rl_char_is_quoted_p = characterIsQuoted
@@ -37,7 +40,7 @@ enum ReadlineCompletion {
     }
 
     /// Asks the completer; `nil` when none is installed.
-    static func candidates(for request: CompletionRequest) -> [String]? {
+    static func candidates(for request: CompletionRequest) -> [CompletionCandidate]? {
         guard let complete = completer.withLock({ $0 }) else { return nil }  // call it unlocked
         return complete(request)
     }
@@ -134,6 +137,31 @@ enum ReadlineCompletion {
         return quote != 0
     }
 
+    /// Lists described candidates (`12  Lipstick`) in columns that fit `width`; ids (all digits)
+    /// in numeric order, others as given.
+    static func describedLayout(_ entries: [(value: String, description: String?)], width: Int) -> [String] {
+        var entries = entries
+        if entries.allSatisfy({ $0.value.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }) {
+            entries.sort { ($0.value.count, $0.value) < ($1.value.count, $1.value) }
+        }
+        let cells = entries.map { entry in entry.description.map { entry.value + "  " + $0 } ?? entry.value }
+        let widest = cells.map { DisplayWidth.of($0) }.max() ?? 0
+        let cellWidth = min(widest, 40)
+        let columns = max(1, (max(width, 1) + 2) / (cellWidth + 2))
+        var lines: [String] = []
+        var line = ""
+        for (index, cell) in cells.enumerated() {
+            let text = DisplayWidth.truncate(cell, to: cellWidth)
+            let isLast = (index + 1) % columns == 0 || index == cells.count - 1
+            line += isLast ? text : text + String(repeating: " ", count: max(0, cellWidth - DisplayWidth.of(text)) + 2)
+            if isLast {
+                lines.append(line)
+                line = ""
+            }
+        }
+        return lines
+    }
+
     /// A C string that lives as long as the process (for readline globals that keep the pointer).
     static func permanentCString(_ text: String) -> UnsafePointer<CChar>? {
         strdup(text).map { UnsafePointer($0) }
@@ -159,13 +187,44 @@ private func attemptCompletion(
 
     guard let candidates = ReadlineCompletion.candidates(
         for: CompletionRequest(line: line, wordStart: wordStart, word: word)) else { return nil }
-    let entries = ReadlineCompletion.replacements(for: candidates, word: word, quote: quote)
+    let entries = ReadlineCompletion.replacements(for: candidates.map(\.value), word: word, quote: quote)
     guard !entries.isEmpty else { return nil }
+    var descriptions: [String: String] = [:]
+    for candidate in candidates {
+        if let description = candidate.description {
+            descriptions[ReadlineCompletion.escape(candidate.value, quote: quote)] = description
+        }
+    }
+    ReadlineCompletion.descriptions.withLock { $0 = descriptions }
+    rl_completion_display_matches_hook = descriptions.isEmpty ? nil : displayDescribedMatches
     if entries.count == 1, entries[0].hasSuffix("/") {
         rl_completion_suppress_append = 1  // a directory: keep typing the path
         rl_completion_suppress_quote = 1
     }
     return makeCStringArray(entries)
+}
+
+/// readline's `rl_completion_display_matches_hook` when candidates have descriptions: lists
+/// each with its description (a product id with its title), then redraws the prompt and line.
+private func displayDescribedMatches(_ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                     _ count: Int32, _ maxLength: Int32) {
+    guard let matches, count > 0 else { return }
+    let descriptions = ReadlineCompletion.descriptions.withLock { $0 }
+    var entries: [(value: String, description: String?)] = []
+    for index in 1...Int(count) {
+        guard let match = matches[index] else { continue }
+        let value = String(cString: match)
+        entries.append((value, descriptions[value]))
+    }
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    rl_get_screen_size(&rows, &columns)
+    let lines = ReadlineCompletion.describedLayout(entries, width: Int(columns) - 1)
+    if let stream = rl_outstream {
+        fputs("\n" + lines.joined(separator: "\n") + "\n", stream)
+        fflush(stream)
+    }
+    rl_forced_update_display()
 }
 
 /// readline's `rl_char_is_quoted_p`: is the word-break character at `index` quoted?

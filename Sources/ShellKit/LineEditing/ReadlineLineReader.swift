@@ -59,7 +59,7 @@ public final class ReadlineLineReader: LineReader {
         if isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) == 0 {
             rl_outstream = stderr
         }
-        ReadlineCompletion.install(completer)
+        ReadlineCompletion.install { request in completer(request).map { CompletionCandidate($0) } }
         rl_persistent_signal_handlers = 1  // keep readline's SIGWINCH handler while in poll(2)
 
         clear_history()
@@ -72,6 +72,13 @@ public final class ReadlineLineReader: LineReader {
             }
         }
         using_history()
+    }
+
+    /// Replaces the completer with one whose candidates may carry a description: when any of
+    /// them has one, listing them (Tab Tab) shows each beside its description, e.g. product ids
+    /// with their titles. Same rules as the `completer` of the initializer otherwise.
+    public func setDescribedCompleter(_ completer: @escaping @Sendable (CompletionRequest) -> [CompletionCandidate]) {
+        ReadlineCompletion.install(completer)
     }
 
     /// Shows `prompt` and lets the operator edit a line.

@@ -1,0 +1,139 @@
+// CompletionTests: Tab completion of live values, flags and flag values in the real shell under
+// tmux, `shopsh __complete`, and the bash completion script sourced by a real bash.
+
+import Foundation
+import Testing
+
+@Suite(.serialized)
+struct CompletionTests {
+    /// A sandbox whose default store holds the demo shop.
+    static func demoSandbox() throws -> ShopshSandbox {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        return sandbox
+    }
+
+    // MARK: - readline (tmux)
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func tabCompletesALiveEmail() throws {
+        let terminal = TerminalSession(sandbox: try Self.demoSandbox())
+        try terminal.start()
+        // Two users start with "emi" (emilys, emilyt): Tab inserts their emails' common part.
+        try terminal.send("basket show emi", "Tab")
+        try terminal.waitFor { $0.contains("shop> basket show emily.") }
+        // readline lists the candidates on the second Tab after one that changed the line.
+        try terminal.send("Tab", "Tab")
+        try terminal.waitFor { $0.contains("emily.brown@x.dummyjson.com") && $0.contains("emily.johnson@x.dummyjson.com") }
+        try terminal.send("j", "Tab")
+        try terminal.waitFor { $0.contains("shop> basket show emily.johnson@x.dummyjson.com") }
+        // The completion added a space after the email (capture-pane drops trailing blanks).
+        try terminal.send(" --fields=quantity", "Enter")   // a leading blank: tmux reads "-…" as its own flag
+        let screen = try terminal.waitFor { $0.contains("basket show emily.johnson@x.dummyjson.com  --fields=quantity\nbasket of emilys") }
+        #expect(!screen.contains("error"))
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func tabTabListsProductIdsWithTheirTitles() throws {
+        let terminal = TerminalSession(sandbox: try Self.demoSandbox())
+        try terminal.start()
+        try terminal.send("products show 1", "Tab", "Tab")
+        // 106 ids start with 1; the engine asks the store for at most 100: 1, 10–19, 100–188.
+        let screen = try terminal.waitFor { $0.contains("188  ") }
+        let ids = Self.listedIds(screen)
+        #expect(ids == [1] + Array(10...19) + Array(100...188))
+        #expect(screen.contains("12  Annibale Colombo Sofa"))   // the title beside each id
+        try terminal.send("C-c")
+        try terminal.send("products show 12", "Tab", "Tab")
+        let twelve = try terminal.waitFor { $0.contains("129  Realme X") }
+        #expect(Self.listedIds(twelve.components(separatedBy: "shop> products show 12").dropFirst().joined())
+                == [12] + Array(120...129))
+    }
+
+    /// The ids of a described listing: each cell is "ID  TITLE", cells separated by 2+ blanks.
+    static func listedIds(_ screen: String) -> [Int] {
+        var ids: [Int] = []
+        for line in screen.split(separator: "\n") where !line.hasPrefix("shop>") {
+            let cells = line.split(separator: "  ", omittingEmptySubsequences: true)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            ids += cells.compactMap { Int($0) }
+        }
+        return ids.sorted()
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func tabTabListsOrderStatusesAndFormats() throws {
+        let terminal = TerminalSession(sandbox: try Self.demoSandbox())
+        try terminal.start()
+        try terminal.send("orders list --status ", "Tab", "Tab")
+        try terminal.waitFor { screen in
+            ["placed", "paid", "shipped", "delivered", "cancelled"].allSatisfy { screen.contains($0) }
+        }
+        try terminal.send("C-c")
+        try terminal.send("products list -o ", "Tab", "Tab")
+        try terminal.waitFor { screen in
+            ["table", "json", "ndjson", "csv", "tsv"].allSatisfy { screen.contains($0) }
+        }
+        try terminal.send("C-c")
+        try terminal.send("products list --cat", "Tab")
+        try terminal.waitFor { $0.contains("shop> products list --category") }
+    }
+
+    // MARK: - __complete
+
+    @Test func completeCommandPrintsOneCandidatePerLine() throws {
+        let sandbox = try Self.demoSandbox()
+        #expect(try sandbox.run(["__complete", "products", "list", "--cat"]).stdout == "--category\n")
+        #expect(try sandbox.run(["__complete", "basket", "show", "emi"]).stdout
+                == "emily.brown@x.dummyjson.com\nemily.johnson@x.dummyjson.com\n")
+        #expect(try sandbox.run(["__complete", "orders", "list", "--status", ""]).stdout
+                == "placed\npaid\nshipped\ndelivered\ncancelled\n")
+        #expect(try sandbox.run(["__complete", "products", "list", "--category", "mens-"]).stdout
+                == "mens-shirts\nmens-shoes\nmens-watches\n")
+        #expect(try sandbox.run(["__complete", "basket", "add", "emilys", "16"]).stdout.split(separator: "\n").count == 11)
+        #expect(try sandbox.run(["__complete", "pro"]).stdout == "products\n")
+        #expect(try sandbox.run(["__complete", "products", "import", "d"]).stdout == "data/\n")
+        #expect(try sandbox.run(["__complete"]).stdout == "")
+    }
+
+    @Test func completeCommandHonoursTheStoreOptionAndNeverCreatesTheDefaultStore() throws {
+        let sandbox = try ShopshSandbox()
+        let result = try sandbox.run(["__complete", "basket", "show", "emi"])
+        #expect(result.status == 0 && result.stdout == "")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath))
+        #expect(try sandbox.run(["__complete", "orders", "list", "-o", "j"]).stdout == "json\n")
+
+        let other = sandbox.root.appendingPathComponent("other.sqlite").path
+        #expect(try sandbox.run(["init", "--store", other]).status == 0)
+        #expect(try sandbox.run(["__complete", "--store", other, "users", "show", "michael.w"]).stdout
+                == "michael.williams@x.dummyjson.com\n")
+        sandbox.environment["SHOPSH_STORE"] = other
+        #expect(try sandbox.run(["__complete", "users", "show", "michael.w"]).stdout == "michael.williams@x.dummyjson.com\n")
+    }
+
+    // MARK: - The bash script
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
+    func bashScriptCompletesFlagsAndEmails() throws {
+        let sandbox = try Self.demoSandbox()
+        let script = ShopshBinary.packageRoot.appendingPathComponent("completions/shopsh.bash").path
+        func complete(_ words: String, index: Int) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "source '\(script)'; COMP_WORDS=(\(words)); COMP_CWORD=\(index); _shopsh; printf '%s\\n' \"${COMPREPLY[@]}\""]
+            var environment = sandbox.environment
+            environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try complete("shopsh products list --cat", index: 3) == "--category\n")
+        #expect(try complete("shopsh basket show emi", index: 3)
+                == "emily.brown@x.dummyjson.com\nemily.johnson@x.dummyjson.com\n")
+        #expect(try complete("shopsh products list --format = n", index: 5) == "ndjson\n")
+    }
+}
