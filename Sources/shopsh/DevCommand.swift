@@ -2,7 +2,9 @@
 // a large, deterministic shop for benchmarks.
 
 import ArgumentParser
+import Dispatch
 import Foundation
+import ShellKit
 import ShopStoreSQLite
 
 /// `shopsh dev …`: tools for the people who build shopsh.
@@ -25,9 +27,19 @@ enum DevCommand {
         var store: String
     }
 
+    /// `shopsh dev complete-bench --store PATH [--count N]`: times the completion engine in
+    /// process (what one Tab costs at the prompt) for product-id and email prefixes.
+    struct CompleteBench: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "shopsh dev complete-bench")
+
+        @Option var store: String
+        @Option var count = 500
+    }
+
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        if arguments.first == "complete-bench" { return completeBench(Array(arguments.dropFirst())) }
         guard arguments.first == "generate" else {
-            Main.printError("usage: shopsh dev generate --products N --users M --seed S --store PATH")
+            Main.printError("usage: shopsh dev generate --products N --users M --seed S --store PATH | dev complete-bench --store PATH")
             return 2
         }
         let options: Generate
@@ -52,5 +64,41 @@ enum DevCommand {
             Main.printError(error.message)
             return 1
         }
+    }
+}
+
+extension DevCommand {
+    static func completeBench(_ arguments: [String]) -> Int32 {
+        let options: CompleteBench
+        switch Main.parse(CompleteBench.self, arguments) {
+        case .parsed(let parsed): options = parsed
+        case .exit(let status): return status
+        }
+        guard let store = try? SQLiteStore(path: options.store) else {
+            Main.printError("cannot open \(options.store)")
+            return 1
+        }
+        let engine = CompletionEngine(plugins: allPlugins, source: store.services.completions)
+        var random = SystemRandomNumberGenerator()
+        let names = ["emily", "michael", "sophia", "jose", "zoe", "soren", "chloe", "lukasz", "ana", "yuki", "omar", "ingrid"]
+        let cases: [(String, () -> [String])] = [
+            ("product id prefix", { ["products", "show", String(Int.random(in: 1...99_999, using: &random))] }),
+            ("email prefix", { ["basket", "show", (names.randomElement(using: &random) ?? "emily") + "."] }),
+        ]
+        for (name, makeWords) in cases {
+            var times: [Double] = []
+            for _ in 0..<options.count {
+                let words = makeWords()
+                let prefix = words.last ?? ""
+                let before = Array(words.dropLast())
+                let start = DispatchTime.now().uptimeNanoseconds
+                _ = Blocking.run { await engine.candidates(before: before, prefix: prefix) }
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+            }
+            times.sort()
+            let median = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
+            print("\(name): median \(String(format: "%.2f", median)) ms, p99 \(String(format: "%.2f", p99)) ms over \(times.count) requests")
+        }
+        return 0
     }
 }
