@@ -39,5 +39,9 @@ deps:
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+## Benchmarks against the sqlite3 CLI (prints figures; never part of `make test`).
+bench: deps
+	bench/run
+
 clean:
 	rm -rf .build
