@@ -34,6 +34,17 @@ enum Main {
         case .parsed(let parsed): options = parsed
         case .exit(let status): return status
         }
+        // The pass-through command words swallow the binary's own --help and --version.
+        switch options.words.first {
+        case "-h", "--help":
+            print(GlobalOptions.helpMessage())
+            return 0
+        case "--version":
+            print(GlobalOptions.configuration.version)
+            return 0
+        default:
+            break
+        }
         if let first = options.words.first, first.hasPrefix("-"), first != "--" {
             printError("unknown option \(first) (see 'shopsh --help')")
             return 2

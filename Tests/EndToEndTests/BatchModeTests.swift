@@ -62,6 +62,11 @@ import Testing
         #expect(unknownFlag.status == 2)
         #expect(unknownFlag.stderr.contains("--colour"))
         #expect(try sandbox.run(["--no-such-option"]).status == 2)
+        let help = try sandbox.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: shopsh"))
+        let version = try sandbox.run(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+        #expect(try sandbox.run(["help"]).stdout.contains("Commands:"))   // the shell's own help command
         #expect(try sandbox.run(["-c", "frobnicate"]).status == 2)
         let unterminated = try sandbox.run(["-c", "products show \"1"])
         #expect(unterminated.status == 2)
