@@ -270,26 +270,24 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return close.isEmpty ? "" : " (did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?)"
     }
 
-    /// The deepest subcommand that the leading words name (`["list", "--x"]` → products list).
-    func subcommand(of root: any ParsableCommand.Type, path arguments: [String]) -> any ParsableCommand.Type {
-        var current: any ParsableCommand.Type = root
+    /// The command and the subcommands that the leading words name (`["list", "--x"]` → products, list).
+    func commandPath(of root: any ParsableCommand.Type, _ arguments: [String]) -> [any ParsableCommand.Type] {
+        var path: [any ParsableCommand.Type] = [root]
         for word in arguments {
-            guard let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
-            current = sub
+            guard let sub = path.last?.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            path.append(sub)
         }
-        return current
+        return path
+    }
+
+    /// The deepest subcommand that the leading words name.
+    func subcommand(of root: any ParsableCommand.Type, path arguments: [String]) -> any ParsableCommand.Type {
+        commandPath(of: root, arguments).last ?? root
     }
 
     /// `products list` for `["list", "--x"]` under products: where to find help.
     func helpPath(root: any ParsableCommand.Type, arguments: [String]) -> String {
-        var path = [root._commandName]
-        var current: any ParsableCommand.Type = root
-        for word in arguments {
-            guard let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
-            path.append(word)
-            current = sub
-        }
-        return path.joined(separator: " ")
+        commandPath(of: root, arguments).map { $0._commandName }.joined(separator: " ")
     }
 
     var helpColumns: Int? { terminal.stdoutIsTerminal ? Terminal.width(environment: environment) : 80 }
