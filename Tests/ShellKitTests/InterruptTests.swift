@@ -1,32 +1,17 @@
-// InterruptTests: Ctrl-C (SIGINT) sets the flag that commands poll instead of killing the
-// process, and the flag can be cleared and checked.
+// InterruptTests: the Ctrl-C flag that commands poll can be cleared and checked.
+// (A real SIGINT is sent in the end-to-end tmux tests, in a separate process: sending one to
+// this test process would interrupt other tests' commands running at the same time.)
 
 import ShopCore
 import Testing
 @testable import ShellKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite struct InterruptTests {
-    @Test func sigintSetsFlagInsteadOfKilling() throws {
+    @Test func installingTwiceIsHarmlessAndAClearedFlagDoesNotThrow() throws {
         Interrupt.install()
-        Interrupt.install()  // twice is harmless
+        Interrupt.install()
         Interrupt.clear()
         #expect(!Interrupt.isRequested)
         #expect(throws: Never.self) { try Interrupt.checkpoint() }
-
-        // Test threads block SIGINT, so send it to the process (the main thread takes it).
-        #expect(kill(getpid(), SIGINT) == 0)
-        var waited = 0
-        while !Interrupt.isRequested && waited < 200 {
-            usleep(10_000)
-            waited += 1
-        }
-        #expect(Interrupt.isRequested)
-        #expect(throws: ShopError.interrupted) { try Interrupt.checkpoint() }
-
-        Interrupt.clear()
-        #expect(!Interrupt.isRequested)
     }
 }
