@@ -44,6 +44,7 @@ struct CompletionTests {
         #expect(ids == [1] + Array(10...19) + Array(100...188))
         #expect(screen.contains("12  Annibale Colombo Sofa"))   // the title beside each id
         try terminal.send("C-c")
+        try Self.waitForFreshPrompt(terminal)
         try terminal.send("products show 12", "Tab", "Tab")
         let twelve = try terminal.waitFor { $0.contains("129  Realme X") }
         #expect(Self.listedIds(twelve.components(separatedBy: "shop> products show 12").dropFirst().joined())
@@ -61,6 +62,13 @@ struct CompletionTests {
         return ids.sorted()
     }
 
+    /// Waits until Ctrl-C has been handled: the last line on the screen is an empty prompt.
+    static func waitForFreshPrompt(_ terminal: TerminalSession) throws {
+        try terminal.waitFor { screen in
+            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+        }
+    }
+
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
     func tabTabListsOrderStatusesAndFormats() throws {
         let terminal = TerminalSession(sandbox: try Self.demoSandbox())
@@ -70,11 +78,13 @@ struct CompletionTests {
             ["placed", "paid", "shipped", "delivered", "cancelled"].allSatisfy { screen.contains($0) }
         }
         try terminal.send("C-c")
+        try Self.waitForFreshPrompt(terminal)
         try terminal.send("products list -o ", "Tab", "Tab")
         try terminal.waitFor { screen in
             ["table", "json", "ndjson", "csv", "tsv"].allSatisfy { screen.contains($0) }
         }
         try terminal.send("C-c")
+        try Self.waitForFreshPrompt(terminal)
         try terminal.send("products list --cat", "Tab")
         try terminal.waitFor { $0.contains("shop> products list --category") }
     }

@@ -156,7 +156,10 @@ struct InteractiveTests {
         let terminal = TerminalSession(sandbox: sandbox)
         try terminal.start()
         try terminal.send("products show half-typed", "C-c")
-        try terminal.waitFor { $0.contains("^C") }
+        try terminal.waitFor { screen in   // handled: "^C", then an empty prompt on the last line
+            screen.contains("^C")
+                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+        }
         try terminal.send("products show 3 --fields sku", "Enter")
         let screen = try terminal.waitFor { $0.contains("BEA-VEL-POW-003") }
         #expect(!screen.contains("no product with id or SKU \"half-typed"))
