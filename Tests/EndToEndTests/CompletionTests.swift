@@ -39,14 +39,15 @@ struct CompletionTests {
         try terminal.start()
         try terminal.send("products show 1", "Tab", "Tab")
         // 106 ids start with 1; the engine asks the store for at most 100: 1, 10–19, 100–188.
-        let screen = try terminal.waitFor { $0.contains("188  ") }
+        let screen = try Self.waitForListing(terminal, typed: "products show 1")
         let ids = Self.listedIds(screen)
         #expect(ids == [1] + Array(10...19) + Array(100...188))
         #expect(screen.contains("12  Annibale Colombo Sofa"))   // the title beside each id
         try terminal.send("C-c")
         try Self.waitForFreshPrompt(terminal)
         try terminal.send("products show 12", "Tab", "Tab")
-        let twelve = try terminal.waitFor { $0.contains("129  Realme X") }
+        let twelve = try Self.waitForListing(terminal, typed: "products show 12")
+        #expect(twelve.contains("129  Realme X"))
         #expect(Self.listedIds(twelve.components(separatedBy: "shop> products show 12").dropFirst().joined())
                 == [12] + Array(120...129))
     }
@@ -62,6 +63,17 @@ struct CompletionTests {
         return ids.sorted()
     }
 
+    /// Waits until readline has printed a whole candidate listing: the typed line shows again
+    /// below the listing as the last line on the screen (a listing printed halfway is not enough).
+    @discardableResult
+    static func waitForListing(_ terminal: TerminalSession, typed: String) throws -> String {
+        let promptLine = "shop> " + typed
+        return try terminal.waitFor { screen in
+            let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            return lines.filter { $0 == promptLine }.count >= 2 && lines.last(where: { !$0.isEmpty }) == promptLine
+        }
+    }
+
     /// Waits until Ctrl-C has been handled: the last line on the screen is an empty prompt.
     static func waitForFreshPrompt(_ terminal: TerminalSession) throws {
         try terminal.waitFor { screen in
@@ -74,12 +86,14 @@ struct CompletionTests {
         let terminal = TerminalSession(sandbox: try Self.demoSandbox())
         try terminal.start()
         try terminal.send("orders list --status ", "Tab", "Tab")
+        try Self.waitForListing(terminal, typed: "orders list --status")
         try terminal.waitFor { screen in
             ["placed", "paid", "shipped", "delivered", "cancelled"].allSatisfy { screen.contains($0) }
         }
         try terminal.send("C-c")
         try Self.waitForFreshPrompt(terminal)
         try terminal.send("products list -o ", "Tab", "Tab")
+        try Self.waitForListing(terminal, typed: "products list -o")
         try terminal.waitFor { screen in
             ["table", "json", "ndjson", "csv", "tsv"].allSatisfy { screen.contains($0) }
         }

@@ -68,11 +68,11 @@ final class TerminalSession {
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "shop"]) }
 
-    /// Waits up to 10 s for the screen to satisfy `condition`; returns the screen.
+    /// Waits up to 20 s (a loaded CI machine) for the screen to satisfy `condition`; returns the screen.
     @discardableResult
     func waitFor(_ condition: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         var text = ""
-        for _ in 0..<200 {
+        for _ in 0..<400 {
             text = try screen()
             if condition(text) { return text }
             usleep(50_000)
