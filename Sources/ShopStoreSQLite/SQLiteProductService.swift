@@ -273,7 +273,16 @@ struct SQLiteProductService: ProductService {
 
     static func encodeTags(_ tags: [String]) -> String { tags.joined(separator: ",") }
 
+    /// Splits the stored comma-joined tags on UTF-8 bytes (a listing decodes this for every row;
+    /// splitting on Characters cost a fifth of a 1M-row export).
     static func decodeTags(_ text: String) -> [String] {
-        text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+        var tags: [String] = []
+        var rest = Substring(text)
+        while let comma = rest.utf8.firstIndex(of: UInt8(ascii: ",")) {
+            if comma > rest.startIndex { tags.append(String(rest[..<comma])) }
+            rest = rest[rest.utf8.index(after: comma)...]
+        }
+        if !rest.isEmpty { tags.append(String(rest)) }
+        return tags
     }
 }
