@@ -105,7 +105,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         }
         let arguments = Array(words.dropFirst())
         do {
-            let parsed = try root.parseAsRoot(arguments)
+            let parsed = try parse(root: root, arguments)
             if let command = parsed as? any ShellCommand {
                 try await command.run(in: context)
             } else {
@@ -278,6 +278,26 @@ public final class Shell: ShellHost, @unchecked Sendable {
             path.append(sub)
         }
         return path
+    }
+
+    /// Parses a command line's arguments under `root`.
+    ///
+    /// When the leading words name a leaf command and nothing asks for help, only that leaf
+    /// is parsed: argument-parser rebuilds the argument sets of every command on the path on
+    /// each parse, and skipping the parents halves the cost of a command in a long batch.
+    func parse(root: any ParsableCommand.Type, _ arguments: [String]) throws -> any ParsableCommand {
+        let path = commandPath(of: root, arguments)
+        guard let leaf = path.last, path.count > 1, leaf.configuration.subcommands.isEmpty,
+              !arguments.contains(where: Self.asksForHelp) else {
+            return try root.parseAsRoot(arguments)
+        }
+        return try leaf.parseAsRoot(Array(arguments.dropFirst(path.count - 1)))
+    }
+
+    /// Words that argument-parser answers with help or a version rather than a command.
+    static func asksForHelp(_ word: String) -> Bool {
+        word == "-h" || word == "--help" || word == "-help" || word == "help" || word == "--version"
+            || word.hasPrefix("--generate-completion") || word.hasPrefix("--experimental-dump")
     }
 
     /// The deepest subcommand that the leading words name.
