@@ -13,20 +13,11 @@ import ShopStoreSQLite
 enum CompleteCommand {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         guard let prefix = arguments.last else { return 0 }
-        var words = Array(arguments.dropLast())
-        var explicitStore: String?
-        // Global options before the command word.
-        while let word = words.first, word.hasPrefix("-") {
-            words.removeFirst()
-            if word == "--" { break }
-            if word.hasPrefix("--store=") {
-                explicitStore = String(word.dropFirst("--store=".count))
-            } else if Main.takesValue(word) || word == "-c" || word == "--command" || word == "-f" || word == "--file" {
-                guard !words.isEmpty else { return 0 }  // completing a global option's value: nothing
-                let value = words.removeFirst()
-                if word == "--store" { explicitStore = value }
-            }
-        }
+        // Global options before the command word are skipped; completing one's value gives nothing.
+        let global = GlobalArguments(Array(arguments.dropLast()))
+        if global.endsBeforeAValue { return 0 }
+        let words = global.words
+        let explicitStore = global.store
         let path = Main.storePath(explicit: explicitStore, environment: environment)
         let source: (any CompletionSource)?
         if FileManager.default.fileExists(atPath: path), let store = try? SQLiteStore(path: path) {

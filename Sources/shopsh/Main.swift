@@ -29,30 +29,39 @@ enum Main {
     // MARK: - Modes
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let options: GlobalOptions
-        switch parse(GlobalOptions.self, arguments) {
-        case .parsed(let parsed): options = parsed
-        case .exit(let status): return status
-        }
-        // The pass-through command words swallow the binary's own --help and --version.
-        switch options.words.first {
-        case "-h", "--help":
-            print(GlobalOptions.helpMessage())
-            return 0
-        case "--version":
-            print(GlobalOptions.configuration.version)
-            return 0
-        default:
-            break
-        }
-        if let first = options.words.first, first.hasPrefix("-"), first != "--" {
-            printError("unknown option \(first) (see 'shopsh --help')")
-            return 2
+        var global = GlobalArguments(arguments)
+        var options: GlobalOptions?
+        if global.needsFullParse {
+            // argument-parser reads output and listing defaults, answers help and version, and
+            // reports every mistake; its values win over the quick scan.
+            switch parse(GlobalOptions.self, arguments) {
+            case .parsed(let parsed): options = parsed
+            case .exit(let status): return status
+            }
+            guard let parsed = options else { return 2 }
+            // The pass-through command words swallow the binary's own --help and --version.
+            switch parsed.words.first {
+            case "-h", "--help":
+                print(GlobalOptions.helpMessage())
+                return 0
+            case "--version":
+                print(GlobalOptions.configuration.version)
+                return 0
+            default:
+                break
+            }
+            if let first = parsed.words.first, first.hasPrefix("-"), first != "--" {
+                printError("unknown option \(first) (see 'shopsh --help')")
+                return 2
+            }
+            global.store = parsed.store
+            global.continueOnError = parsed.continueOnError
+            global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
         let store: SQLiteStore
         do {
-            store = try openStore(explicitPath: options.store, environment: environment, terminal: terminal)
+            store = try openStore(explicitPath: global.store, environment: environment, terminal: terminal)
         } catch {
             printError(error.message)
             return 1
@@ -61,68 +70,25 @@ enum Main {
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        apply(options, to: session)
+        if let options { apply(options, to: session) }
         let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
                           environment: environment)
 
-        let batch = batchSteps(arguments, options: options)
-        if !batch.isEmpty {
-            return Blocking.run { await runBatch(batch, shell: shell, continueOnError: options.continueOnError) }
+        if !global.steps.isEmpty {
+            let steps = global.steps, continueOnError = global.continueOnError
+            return Blocking.run { await runBatch(steps, shell: shell, continueOnError: continueOnError) }
         }
-        if !options.words.isEmpty {
-            let words = Array(options.words.drop { $0 == "--" })
+        if !global.words.isEmpty {
+            let words = global.words
             return status(Blocking.run { await shell.execute(words: words) })
         }
         if !terminal.stdinIsTerminal {
-            return runStdinBatch(shell: shell, continueOnError: options.continueOnError)
+            return runStdinBatch(shell: shell, continueOnError: global.continueOnError)
         }
         return InteractiveLoop(shell: shell, storePath: store.path, environment: environment).run()
     }
 
-    /// The `-c` and `-f` arguments in the order they were given.
-    enum BatchStep: Sendable {
-        case command(String, label: String)
-        case file(String)
-    }
-
-    static func batchSteps(_ arguments: [String], options: GlobalOptions) -> [BatchStep] {
-        var steps: [BatchStep] = []
-        var commandIndex = 0
-        var index = 0
-        let several = options.commands.count > 1
-        func addCommand(_ text: String) {
-            commandIndex += 1
-            steps.append(.command(text, label: several ? "-c[\(commandIndex)]" : "-c"))
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" { break }
-            if !options.words.isEmpty, index >= arguments.count - options.words.count { break }
-            switch argument {
-            case "-c", "--command":
-                if index + 1 < arguments.count { addCommand(arguments[index + 1]) }
-                index += 1
-            case "-f", "--file":
-                if index + 1 < arguments.count { steps.append(.file(arguments[index + 1])) }
-                index += 1
-            default:
-                if argument.hasPrefix("--command=") { addCommand(String(argument.dropFirst(10))) }
-                else if argument.hasPrefix("--file=") { steps.append(.file(String(argument.dropFirst(7)))) }
-                else if argument.hasPrefix("-c"), argument.count > 2, !argument.hasPrefix("--") { addCommand(String(argument.dropFirst(2))) }
-                else if argument.hasPrefix("-f"), argument.count > 2, !argument.hasPrefix("--") { steps.append(.file(String(argument.dropFirst(2)))) }
-                else if takesValue(argument) { index += 1 }
-            }
-            index += 1
-        }
-        return steps
-    }
-
-    /// Global options whose value is the next argument (so that value is not read as -c or -f).
-    static func takesValue(_ argument: String) -> Bool {
-        ["--store", "-o", "--format", "--fields", "--color", "--sort", "--limit", "--offset"].contains(argument)
-    }
-
-    static func runBatch(_ steps: [BatchStep], shell: Shell, continueOnError: Bool) async -> Int32 {
+    static func runBatch(_ steps: [GlobalArguments.Step], shell: Shell, continueOnError: Bool) async -> Int32 {
         var worst = CommandOutcome.success
         for step in steps {
             let outcome: CommandOutcome
