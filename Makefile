@@ -3,6 +3,11 @@
 SWIFT ?= swift
 APT_PACKAGES := libreadline-dev libsqlite3-dev sqlite3 jq tmux less python3 man-db groff-base
 BIN_RELEASE := .build/release/shopsh
+# Release builds link the Swift runtime statically and, with the toolchain's lld, pack the
+# binary's ~94,000 relative relocations (DT_RELR): start-up 17 → 13 ms (bench/RESULTS.md).
+LLD := $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld)
+RELEASE_FLAGS := -c release --static-swift-stdlib \
+  $(if $(LLD),-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 
 .PHONY: run build release test deps clean bench docs
 
@@ -10,9 +15,9 @@ BIN_RELEASE := .build/release/shopsh
 run: deps release
 	$(BIN_RELEASE)
 
-## Build a release binary (Swift runtime linked statically: start-up ~15 ms instead of ~25 ms).
+## Build the release binary (see RELEASE_FLAGS).
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 build: deps
 	$(SWIFT) build

@@ -27,12 +27,12 @@ struct SQLiteBasketService: BasketService {
             try Self.refuseDisabled(customer, "add to the basket of")
             try Self.refuseOutOfStock(item)
             // One statement: inserts the line or increments it, unless that would pass the limit.
-            let stored = try Int.fetchOne(db, sql: """
+            let stored = try Int.fetchOne(db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
                     WHERE basket_lines.quantity + excluded.quantity <= ?
                 RETURNING quantity
-                """, arguments: [customer.id, item.id, quantity, BasketLimits.maxQuantity])
+                """), arguments: [customer.id, item.id, quantity, BasketLimits.maxQuantity])
             guard let stored else {
                 let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                                arguments: [customer.id, item.id]) ?? 0
@@ -48,8 +48,9 @@ struct SQLiteBasketService: BasketService {
         return try pool.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
-            let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
-                                           arguments: [customer.id, item.id])
+            let current = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?"),
+                arguments: [customer.id, item.id])
             if quantity == 0 {
                 guard current != nil else {
                     throw ShopError.notFound("product \(item.id) (\(item.sku)) is not in the basket of \(customer.username)")
@@ -64,10 +65,10 @@ struct SQLiteBasketService: BasketService {
                 try Self.refuseOutOfStock(item)
                 try Self.refuseHugeLine(item, quantity: quantity)
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity
-                """, arguments: [customer.id, item.id, quantity])
+                """).execute(arguments: [customer.id, item.id, quantity])
             return Self.line(customer.id, item, quantity: quantity)
         }
     }
@@ -152,11 +153,11 @@ struct SQLiteBasketService: BasketService {
 
     /// The basket lines of a user, oldest first, with the products' prices now.
     static func lines(_ db: Database, userID: Int64) throws -> [BasketLine] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
-            """, arguments: [userID]).map(line(userID: userID))
+            """), arguments: [userID]).map(line(userID: userID))
     }
 
     private static func line(userID: Int64) -> (Row) -> BasketLine {

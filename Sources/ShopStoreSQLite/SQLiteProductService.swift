@@ -187,10 +187,10 @@ struct SQLiteProductService: ProductService {
     static func find(_ db: Database, _ reference: String) throws -> Product {
         let trimmed = reference.trimmingASCIISpaces
         if let id = Int64(trimmed),
-           let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM products WHERE id = ?", arguments: [id]) {
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM products WHERE id = ?"), arguments: [id]) {
             return product(row)
         }
-        if let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM products WHERE sku = ?", arguments: [trimmed]) {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM products WHERE sku = ?"), arguments: [trimmed]) {
             return product(row)
         }
         throw ShopError.notFound("no product with id or SKU \"\(reference)\"")

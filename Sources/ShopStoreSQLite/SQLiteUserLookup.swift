@@ -11,10 +11,10 @@ enum SQLiteUserLookup {
     static func find(_ db: Database, _ reference: String) throws -> User {
         let trimmed = reference.trimmingASCIISpaces
         if let id = Int64(trimmed),
-           let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM users WHERE id = ?", arguments: [id]) {
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE id = ?"), arguments: [id]) {
             return user(row)
         }
-        if let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM users WHERE username = ? OR email = ?",
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE username = ? OR email = ?"),
                                       arguments: [trimmed, trimmed]) {
             return user(row)
         }
