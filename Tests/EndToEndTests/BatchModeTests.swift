@@ -38,6 +38,29 @@ import Testing
         #expect(try skus(sandbox) == ["B-1", "B-2", "B-4"])
     }
 
+    /// Long files are parsed ahead on another thread (ParseAhead): output, errors and effects must
+    /// be those of running the lines one by one.
+    @Test func aLongFileRunsInOrderAndStopsAtItsFirstUsageError() throws {
+        let sandbox = try ShopshSandbox()
+        var lines = ["basket clear emilys"]
+        lines += (1...30).map { _ in "basket add emilys 5 --qty 1 -o tsv --fields quantity --no-header\nbasket show emilys -o tsv --fields quantity --no-header" }
+        lines.insert("basket add emilys 5 --qty x", at: 21)   // after 20 adds: line 1 + 40 + 1 = line 42
+        let path = try sandbox.file("long.shop", lines.joined(separator: "\n") + "\n")
+
+        let stopped = try sandbox.run(["-f", path])
+        #expect(stopped.status == 2)
+        #expect(stopped.stderr.contains("\(path):42: error: The value 'x' is invalid for '--qty <N>'"))
+        // The add and the show after it both print the new quantity.
+        let expectedStopped: [String] = (1...20).flatMap { [String($0), String($0)] }
+        #expect(stopped.stdout.split(separator: "\n").map(String.init) == expectedStopped)
+
+        let continued = try sandbox.run(["--continue-on-error", "-f", path])
+        #expect(continued.status == 2)
+        #expect(continued.stderr.split(separator: "\n").filter { $0.contains("error:") }.count == 1)
+        let expectedContinued: [String] = (1...30).flatMap { [String($0), String($0)] }
+        #expect(continued.stdout.split(separator: "\n").map(String.init) == expectedContinued)
+    }
+
     @Test func commandsOnStdinGetTheirOwnLabel() throws {
         let sandbox = try ShopshSandbox()
         let result = try sandbox.run([], stdin: "products show 1 -o csv --fields id\n\nproducts show 0\nproducts show 2\n")

@@ -48,10 +48,46 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Runs one command line. Errors are reported on stderr, prefixed by `location` if given.
     public func execute(line: String, location: String? = nil) async -> CommandOutcome {
-        let parsed: ParsedLine
+        await execute(prepare(line), location: location)
+    }
+
+    /// A command line tokenized and parsed but not run yet (see ``ParseAhead``).
+    struct PreparedLine: @unchecked Sendable {
+        let line: Result<ParsedLine, any Error>
+        let command: ParsedCommand?
+    }
+
+    /// A command's words read by argument-parser: the command, or why it cannot run.
+    struct ParsedCommand: @unchecked Sendable {
+        /// The plugin or built-in named by the first word; nil when there is none.
+        let root: (any ParsableCommand.Type)?
+        let result: Result<any ParsableCommand, any Error>
+    }
+
+    /// Tokenizes and parses a line without running anything (safe on any thread).
+    func prepare(_ line: String) -> PreparedLine {
         do {
-            parsed = try LineParser.parse(line)
+            let parsed = try LineParser.parse(line)
+            return PreparedLine(line: .success(parsed), command: parseCommand(parsed.words))
         } catch {
+            return PreparedLine(line: .failure(error), command: nil)
+        }
+    }
+
+    func parseCommand(_ words: [String]) -> ParsedCommand? {
+        guard let name = words.first else { return nil }
+        guard let root = commandType(named: name) else {
+            return ParsedCommand(root: nil, result: .failure(ShopError.usage(
+                "unknown command \"\(name)\"\(suggestion(for: name)); type help for the list")))
+        }
+        return ParsedCommand(root: root, result: Result { try parse(root: root, Array(words.dropFirst())) })
+    }
+
+    func execute(_ prepared: PreparedLine, location: String?) async -> CommandOutcome {
+        let parsed: ParsedLine
+        switch prepared.line {
+        case .success(let line): parsed = line
+        case .failure(let error):
             report(error, location: location, words: [])
             return .usageError
         }
@@ -61,7 +97,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
             return .usageError
         }
         guard parsed.redirect != nil || parsed.pipeCommand != nil else {
-            return await execute(words: parsed.words, location: location)
+            return await execute(words: parsed.words, location: location, command: prepared.command)
         }
         flushStdout()
         let destination: OutputDestination
@@ -73,39 +109,44 @@ public final class Shell: ShellHost, @unchecked Sendable {
             return .failure
         }
         defer { destination.finish() }
-        return await execute(words: parsed.words, location: location, destination: destination)
+        return await execute(words: parsed.words, location: location, destination: destination, command: prepared.command)
     }
 
     /// Runs one command given as words (`["products", "list", "--all"]`). On a terminal, output
     /// taller than the screen goes through the pager unless `--no-pager` or `set pager off`.
     public func execute(words: [String], location: String? = nil) async -> CommandOutcome {
+        await execute(words: words, location: location, command: nil)
+    }
+
+    func execute(words: [String], location: String?, command: ParsedCommand?) async -> CommandOutcome {
         guard terminal.stdoutIsTerminal, session.pager, !words.contains("--no-pager"),
               Pager.command(environment: environment) != nil else {
             return await execute(words: words, location: location,
-                                 destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal))
+                                 destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal), command: command)
         }
         let screen = OutputSink.memory()
-        let outcome = await execute(words: words, location: location, destination: .standardOutput(screen, isTerminal: true))
+        let outcome = await execute(words: words, location: location, destination: .standardOutput(screen, isTerminal: true),
+                                    command: command)
         Pager.show(screen.memoryText, environment: environment, stdout: stdout)
         return outcome
     }
 
-    func execute(words: [String], location: String?, destination: OutputDestination) async -> CommandOutcome {
+    func execute(words: [String], location: String?, destination: OutputDestination,
+                 command prepared: ParsedCommand?) async -> CommandOutcome {
         Interrupt.clear()
         let context = CommandContext(services: services, session: session, terminal: terminal,
                                      environment: environment, sink: destination.sink,
                                      sinkIsTerminal: destination.isTerminal, host: self)
         let stdout = destination.sink
         defer { try? stdout.flush() }
-        guard let name = words.first else { return .success }
-        guard let root = commandType(named: name) else {
-            report(ShopError.usage("unknown command \"\(name)\"\(suggestion(for: name)); type help for the list"),
-                   location: location, words: words)
+        guard let prepared = prepared ?? parseCommand(words) else { return .success }
+        guard let root = prepared.root else {
+            if case .failure(let error) = prepared.result { report(error, location: location, words: words) }
             return .usageError
         }
         let arguments = Array(words.dropFirst())
         do {
-            let parsed = try parse(root: root, arguments)
+            let parsed = try prepared.result.get()
             if let command = parsed as? any ShellCommand {
                 try await command.run(in: context)
             } else {
@@ -146,8 +187,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
     public func run(script commands: some Sequence<ScriptCommand>, label: String,
                     continueOnError: Bool) async -> CommandOutcome {
         var worst = CommandOutcome.success
-        for command in commands {
-            let outcome = await execute(line: command.text, location: "\(label):\(command.line)")
+        let ahead = ParseAhead(Array(commands)) { [self] line in prepare(line) }
+        defer { ahead.stop() }
+        while let (command, prepared) = ahead.next() {
+            let outcome = await execute(prepared, location: "\(label):\(command.line)")
             worst = Self.worse(worst, outcome)
             if exitRequested { break }
             if outcome != .success && !continueOnError { break }
