@@ -1,15 +1,15 @@
-// ParseAhead: prepares the next commands of a batch on a second thread while one runs.
+// ParseAhead: prepares the next commands of a batch on other threads while one runs.
 
 import Foundation
 
-/// The commands of a batch, tokenized and parsed by argument-parser on a background thread
+/// The commands of a batch, tokenized and parsed by argument-parser on background threads
 /// ahead of the command being run.
 ///
 /// Parsing is free of side effects (argument-parser's `validate()` checks values only), and
 /// argument-parser spends about 0.15 ms building its argument tables on every parse: in a long
-/// batch that is most of a basket command's time, so it runs on the second core. Results come
+/// batch that is most of a basket command's time, so it runs on every core. Results come
 /// out in order; an error is reported when its command's turn comes, exactly as without the
-/// thread. Short scripts (`-c`, a few lines) are prepared inline.
+/// threads. Short scripts (`-c`, a few lines) are prepared inline.
 final class ParseAhead: @unchecked Sendable {
     /// Scripts shorter than this are prepared on the calling thread.
     static let threadThreshold = 16
@@ -19,20 +19,24 @@ final class ParseAhead: @unchecked Sendable {
     private let commands: [ScriptCommand]
     private let prepare: @Sendable (String) -> Shell.PreparedLine
     private let condition = NSCondition()
-    private var ready: [Shell.PreparedLine?]
-    private var producedCount = 0
+    /// Prepared commands by index, waiting for their turn.
+    private var ready: [Int: Shell.PreparedLine] = [:]
+    /// The next index a parsing thread takes.
+    private var nextToPrepare = 0
     private var consumedCount = 0
     private var stopped = false
     private let threaded: Bool
 
-    init(_ commands: [ScriptCommand], prepare: @escaping @Sendable (String) -> Shell.PreparedLine) {
+    /// Parsing threads: one per core (the command runner mostly waits for them).
+    init(_ commands: [ScriptCommand], threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+         prepare: @escaping @Sendable (String) -> Shell.PreparedLine) {
         self.commands = commands
         self.prepare = prepare
-        self.ready = Array(repeating: nil, count: min(commands.count, Self.capacity))
         self.threaded = commands.count >= Self.threadThreshold
-        if threaded {
+        guard threaded else { return }
+        for number in 1...max(1, threads) {
             let thread = Thread { [self] in produce() }
-            thread.name = "shopsh parse-ahead"
+            thread.name = "shopsh parse-ahead \(number)"
             thread.start()
         }
     }
@@ -40,24 +44,22 @@ final class ParseAhead: @unchecked Sendable {
     /// The next command and its prepared form, in script order; nil after the last one.
     func next() -> (ScriptCommand, Shell.PreparedLine)? {
         guard consumedCount < commands.count else { return nil }
-        let command = commands[consumedCount]
+        let index = consumedCount
+        let command = commands[index]
         guard threaded else {
             consumedCount += 1
             return (command, prepare(command.text))
         }
         condition.lock()
-        while producedCount <= consumedCount { condition.wait() }
-        let slot = consumedCount % ready.count
-        let prepared = ready[slot]
-        ready[slot] = nil
+        defer { condition.unlock() }
+        while ready[index] == nil { condition.wait() }
+        let prepared = ready.removeValue(forKey: index)
         consumedCount += 1
         condition.broadcast()
-        condition.unlock()
-        guard let prepared else { return nil }
-        return (command, prepared)
+        return prepared.map { (command, $0) }
     }
 
-    /// Stops the background thread (the batch ended early or finished).
+    /// Stops the parsing threads (the batch ended early or finished).
     func stop() {
         condition.lock()
         stopped = true
@@ -66,16 +68,23 @@ final class ParseAhead: @unchecked Sendable {
     }
 
     private func produce() {
-        for index in commands.indices {
-            let prepared = prepare(commands[index].text)
+        while true {
             condition.lock()
-            while !stopped && index - consumedCount >= ready.count { condition.wait() }
-            if stopped {
+            while !stopped && nextToPrepare < commands.count && nextToPrepare - consumedCount >= Self.capacity {
+                condition.wait()
+            }
+            guard !stopped, nextToPrepare < commands.count else {
                 condition.unlock()
                 return
             }
-            ready[index % ready.count] = prepared
-            producedCount = index + 1
+            let index = nextToPrepare
+            nextToPrepare += 1
+            condition.unlock()
+
+            let prepared = prepare(commands[index].text)
+
+            condition.lock()
+            ready[index] = prepared
             condition.broadcast()
             condition.unlock()
         }
