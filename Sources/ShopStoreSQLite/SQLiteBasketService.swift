@@ -6,12 +6,12 @@ import ShopCore
 
 /// `BasketService` on a SQLite store.
 struct SQLiteBasketService: BasketService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     // MARK: - Reading
 
     func basket(_ user: String) async throws -> Basket {
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let found = try SQLiteUserLookup.find(db, user)
             return Basket(user: found, lines: try Self.lines(db, userID: found.id))
         }
@@ -21,7 +21,7 @@ struct SQLiteBasketService: BasketService {
 
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
         try Self.validate(quantity: quantity, allowZero: false)
-        return try pool.shopWrite { db in
+        return try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
             try Self.refuseDisabled(customer, "add to the basket of")
@@ -45,7 +45,7 @@ struct SQLiteBasketService: BasketService {
 
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
         try Self.validate(quantity: quantity, allowZero: true)
-        return try pool.shopWrite { db in
+        return try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
             let current = try Int.fetchOne(
@@ -74,7 +74,7 @@ struct SQLiteBasketService: BasketService {
     }
 
     func removeFromBasket(_ user: String, product: String) async throws {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
             try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
@@ -86,7 +86,7 @@ struct SQLiteBasketService: BasketService {
     }
 
     func clearBasket(_ user: String) async throws -> Int {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [customer.id])
             return db.changesCount
@@ -94,7 +94,7 @@ struct SQLiteBasketService: BasketService {
     }
 
     func checkout(_ user: String) async throws -> Order {
-        try pool.shopWrite { db in try Self.checkout(db, user) }
+        try database.shopWrite { db in try Self.checkout(db, user) }
     }
 
     // MARK: - Checkout

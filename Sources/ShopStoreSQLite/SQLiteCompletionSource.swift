@@ -6,7 +6,7 @@ import ShopCore
 /// `CompletionSource` on a SQLite store. Each query is a range search on an index (see the
 /// SQL constants; the store tests check their query plans), so it stays instant on a big shop.
 struct SQLiteCompletionSource: CompletionSource {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     // MARK: - SQL (range searches on indexes)
 
@@ -31,7 +31,7 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func users(prefix: String, limit: Int) async throws -> [UserMatch] {
         guard limit > 0 else { return [] }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             var seen = Set<Int64>()
             var found: [UserMatch] = []
             for sql in [Self.usernameSQL, Self.emailSQL] {
@@ -54,7 +54,7 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func productIDs(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
         guard limit > 0 else { return [] }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             guard let maximum = try Int64.fetchOne(db, sql: Self.maxProductSQL) else { return [] }
             var found: [(id: Int64, title: String)] = []
             for range in integerPrefixRanges(prefix, maximum: maximum) where found.count < limit {
@@ -72,7 +72,7 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func orderIDs(prefix: String, limit: Int) async throws -> [Int64] {
         guard limit > 0 else { return [] }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             guard let maximum = try Int64.fetchOne(db, sql: Self.maxOrderSQL) else { return [] }
             var found: [Int64] = []
             for range in integerPrefixRanges(prefix, maximum: maximum) where found.count < limit {
@@ -85,7 +85,7 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func categories(prefix: String, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             var found: [String] = []
             var next = try String.fetchOne(db, sql: Self.firstCategorySQL, arguments: [prefix])
             while let category = next, category.hasPrefix(prefix), found.count < limit {
@@ -100,7 +100,7 @@ struct SQLiteCompletionSource: CompletionSource {
 
     private func textRange(_ sql: String, prefix: String, limit: Int) throws -> [String] {
         guard limit > 0 else { return [] }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             try String.fetchAll(db, sql: sql, arguments: [prefix, Self.upperBound(prefix), limit])
         }
     }

@@ -5,10 +5,10 @@ import ShopCore
 
 /// `CurrencyService` on a SQLite store.
 struct SQLiteCurrencyService: CurrencyService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     func currencies() async throws -> [CurrencyInfo] {
-        try pool.shopRead { db in
+        try database.shopRead { db in
             try Row.fetchAll(db, sql: "SELECT code, name, minor_units FROM currencies ORDER BY code")
                 .map { CurrencyInfo(code: $0[0], name: $0[1], minorUnits: $0[2]) }
         }
@@ -16,7 +16,7 @@ struct SQLiteCurrencyService: CurrencyService {
 
     func currency(_ code: String) async throws -> Currency {
         let code = code.uppercased()
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT code, minor_units FROM currencies WHERE code = ?", arguments: [code]) else {
                 throw ShopError.notFound("unknown currency code \"\(code)\" (see: currency codes)")
             }
@@ -28,7 +28,7 @@ struct SQLiteCurrencyService: CurrencyService {
     }
 
     func rates(on date: String?) async throws -> [CurrencyRate] {
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let day = try Self.rateDate(db, onOrBefore: date)
             return try Row.fetchAll(db, sql: "SELECT code, rate FROM currency_rates WHERE date = ? ORDER BY code", arguments: [day])
                 .compactMap { row in
@@ -39,7 +39,7 @@ struct SQLiteCurrencyService: CurrencyService {
 
     func rate(_ code: String, on date: String?) async throws -> CurrencyRate {
         let code = code.uppercased()
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             if code == Currency.eur.code {
                 return CurrencyRate(date: try Self.rateDate(db, onOrBefore: date), currency: code,
                                     rate: ExactDecimal(units: 1, scale: 0))
@@ -63,7 +63,7 @@ struct SQLiteCurrencyService: CurrencyService {
     }
 
     func importRates(_ rates: [CurrencyRate]) async throws -> Int {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             for rate in rates {
                 try db.execute(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)",
                                arguments: [rate.date, rate.currency, rate.rate.normalized.description])

@@ -5,7 +5,7 @@ import GRDB
 import ShopCore
 
 struct SQLiteFavoritesService: FavoritesService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     /// The product columns, prefixed with the products table's alias `p`.
     static let productColumns = SQLiteProductService.columns
@@ -14,7 +14,7 @@ struct SQLiteFavoritesService: FavoritesService {
         .joined(separator: ", ")
 
     func favorites(_ user: String) async throws -> [FavoriteProduct] {
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let owner = try SQLiteUserLookup.find(db, user)
             return try Row.fetchAll(db, sql: """
                 SELECT \(Self.productColumns), f.added_at
@@ -27,7 +27,7 @@ struct SQLiteFavoritesService: FavoritesService {
     }
 
     func addFavorite(_ user: String, product: String) async throws -> Bool {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "INSERT INTO favorites (user_id, product_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                            arguments: [userID, productID])
@@ -36,7 +36,7 @@ struct SQLiteFavoritesService: FavoritesService {
     }
 
     func removeFavorite(_ user: String, product: String) async throws -> Bool {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
             return db.changesCount > 0
@@ -44,7 +44,7 @@ struct SQLiteFavoritesService: FavoritesService {
     }
 
     func toggleFavorite(_ user: String, product: String) async throws -> Bool {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
             if db.changesCount > 0 { return false }
@@ -55,7 +55,7 @@ struct SQLiteFavoritesService: FavoritesService {
 
     func topFavorites(limit: Int) async throws -> [FavoriteCount] {
         guard limit >= 0 else { throw ShopError.invalidInput("the limit must be 0 or more") }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.productColumns), count(*) AS favorite_count
                 FROM favorites f JOIN products p ON p.id = f.product_id

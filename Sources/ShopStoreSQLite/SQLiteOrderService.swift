@@ -6,7 +6,7 @@ import ShopCore
 
 /// `OrderService` on a SQLite store.
 struct SQLiteOrderService: OrderService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     /// The order columns every query selects, in the order `order(_:)` reads them. The currency's
     /// minor unit comes from the ISO list (2 when the store has none).
@@ -36,7 +36,7 @@ struct SQLiteOrderService: OrderService {
         // Newest first unless a sort is asked for.
         let paging = try SQLPaging.clause(page, sortColumns: Self.sortColumns,
                                           tieBreaker: page.sort.isEmpty ? "o.id DESC" : "o.id")
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let (where_, arguments) = try Self.whereClause(db, filter)
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.columns)" + Self.from + where_ + paging,
                                              arguments: arguments)
@@ -47,11 +47,11 @@ struct SQLiteOrderService: OrderService {
     }
 
     func order(_ id: Int64) async throws -> Order {
-        try pool.shopRead { db in try Self.find(db, id) }
+        try database.shopRead { db in try Self.find(db, id) }
     }
 
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let order = try Self.find(db, id)
             guard order.status != status else {
                 throw ShopError.conflict("order \(id) is already \(status.rawValue)")
@@ -90,7 +90,7 @@ struct SQLiteOrderService: OrderService {
             group = "o.status"
             order = "min(\(Self.statusRank))"
         }
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             let (where_, arguments) = try Self.whereClause(db, filter)
             // Cancelled orders are counted but bring no revenue.
             let sql = """

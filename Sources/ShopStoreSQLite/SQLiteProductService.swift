@@ -5,7 +5,7 @@ import ShopCore
 
 /// `ProductService` on a SQLite store.
 struct SQLiteProductService: ProductService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     static let columns = """
         id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
@@ -24,7 +24,7 @@ struct SQLiteProductService: ProductService {
     func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
         var (sql, arguments) = Self.selectSQL(filter)
         sql += try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id")
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try cursor.next() {
                 try body(Self.product(row))
@@ -34,17 +34,17 @@ struct SQLiteProductService: ProductService {
 
     func countProducts(_ filter: ProductFilter) async throws -> Int {
         let (where_, arguments) = Self.whereClause(filter)
-        return try pool.shopRead { db in
+        return try database.shopRead { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM products" + where_, arguments: arguments) ?? 0
         }
     }
 
     func product(_ reference: String) async throws -> Product {
-        try pool.shopRead { db in try Self.find(db, reference) }
+        try database.shopRead { db in try Self.find(db, reference) }
     }
 
     func categories() async throws -> [Category] {
-        try pool.shopRead { db in
+        try database.shopRead { db in
             try Row.fetchAll(db, sql: "SELECT category, count(*) FROM products GROUP BY category ORDER BY category")
                 .map { Category(slug: $0[0], productCount: $0[1]) }
         }
@@ -53,12 +53,12 @@ struct SQLiteProductService: ProductService {
     // MARK: - Writing
 
     func addProduct(_ new: NewProduct) async throws -> Product {
-        try pool.shopWrite { db in try Self.insert(db, new) }
+        try database.shopWrite { db in try Self.insert(db, new) }
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount") }
-        return try pool.shopWrite { db in
+        return try database.shopWrite { db in
             let product = try Self.find(db, reference)
             try Self.apply(db, changes, to: product.id)
             return try Self.find(db, String(product.id))
@@ -66,7 +66,7 @@ struct SQLiteProductService: ProductService {
     }
 
     func deleteProduct(_ reference: String) async throws -> Product {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let product = try Self.find(db, reference)
             try db.execute(sql: "DELETE FROM products WHERE id = ?", arguments: [product.id])
             return product
@@ -74,7 +74,7 @@ struct SQLiteProductService: ProductService {
     }
 
     func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let product = try Self.find(db, reference)
             let newStock: Int
             switch change {
@@ -96,7 +96,7 @@ struct SQLiteProductService: ProductService {
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
-        try pool.shopWrite { db in try Self.importAll(db, products) }
+        try database.shopWrite { db in try Self.importAll(db, products) }
     }
 
     // MARK: - Shared SQL (also used by the demo import)

@@ -8,11 +8,13 @@ import ShopCore
 ///
 /// The file is an ordinary SQLite database in WAL mode: the `sqlite3` CLI can read it while
 /// shopsh runs, and two shells on one file never lose an update (writes are transactions
-/// and wait up to 5 s for each other).
+/// and wait up to 5 s for each other). A shell runs one command at a time, so one connection
+/// serves it: a GRDB pool opens a second one for reads and writes to an empty WAL on every
+/// open, about 2 ms of a one-shot command's start-up.
 public final class SQLiteStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     /// Opens the store at `path`, creating the file (and its folder) when `create` is true,
     /// and brings its schema up to date.
@@ -37,11 +39,13 @@ public final class SQLiteStore: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
+            // WAL is stored in the file: set once, then this pragma only reads it back.
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Schema.migrator.migrate(pool)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Schema.migrator.migrate(database)
         } catch {
             throw .storage("cannot open store \(path): \(Self.describe(error))")
         }
@@ -49,10 +53,10 @@ public final class SQLiteStore: Sendable {
 
     /// Every service of this store.
     public var services: ShopServices {
-        ShopServices(products: SQLiteProductService(pool: pool), baskets: SQLiteBasketService(pool: pool),
-                     favorites: SQLiteFavoritesService(pool: pool), users: SQLiteUserService(pool: pool),
-                     orders: SQLiteOrderService(pool: pool), currencies: SQLiteCurrencyService(pool: pool),
-                     completions: SQLiteCompletionSource(pool: pool))
+        ShopServices(products: SQLiteProductService(database: database), baskets: SQLiteBasketService(database: database),
+                     favorites: SQLiteFavoritesService(database: database), users: SQLiteUserService(database: database),
+                     orders: SQLiteOrderService(database: database), currencies: SQLiteCurrencyService(database: database),
+                     completions: SQLiteCompletionSource(database: database))
     }
 
     /// Whether the store holds no products and no users (a new file).
@@ -65,11 +69,11 @@ public final class SQLiteStore: Sendable {
     // MARK: - Database access with errors a person can read
 
     func read<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try pool.read(body) } catch { throw Self.shopError(error) }
+        do { return try database.read(body) } catch { throw Self.shopError(error) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try pool.write(body) } catch { throw Self.shopError(error) }
+        do { return try database.write(body) } catch { throw Self.shopError(error) }
     }
 
     /// ShopErrors thrown inside a transaction pass through; database errors become `.storage`.
@@ -86,10 +90,23 @@ public final class SQLiteStore: Sendable {
     }
 }
 
-/// Runs a GRDB read or write on a pool and converts its errors; shared by the services.
-extension DatabasePool {
+/// Runs a GRDB read or write on the store's connection and converts its errors; shared by the services.
+extension DatabaseQueue {
+    /// Runs `body` in a deferred transaction, so it sees one snapshot of the file.
     func shopRead<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try read(body) } catch { throw SQLiteStore.shopError(error) }
+        do {
+            return try inDatabase { db in
+                var result: Result<T, any Error>?
+                try db.inTransaction(.deferred) {
+                    result = Result { try body(db) }
+                    return .commit
+                }
+                guard let result else { throw ShopError.storage("a read ended without a result") }
+                return try result.get()
+            }
+        } catch {
+            throw SQLiteStore.shopError(error)
+        }
     }
 
     func shopWrite<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {

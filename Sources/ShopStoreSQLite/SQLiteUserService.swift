@@ -5,7 +5,7 @@ import GRDB
 import ShopCore
 
 struct SQLiteUserService: UserService {
-    let pool: DatabasePool
+    let database: DatabaseQueue
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
@@ -20,7 +20,7 @@ struct SQLiteUserService: UserService {
         let (where_, arguments) = Self.whereClause(filter)
         let sql = "SELECT \(SQLiteUserLookup.columns) FROM users" + where_
             + (try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id"))
-        try pool.shopRead { db in
+        try database.shopRead { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try cursor.next() {
                 try body(SQLiteUserLookup.user(row))
@@ -29,7 +29,7 @@ struct SQLiteUserService: UserService {
     }
 
     func user(_ reference: String) async throws -> User {
-        try pool.shopRead { db in try SQLiteUserLookup.find(db, reference) }
+        try database.shopRead { db in try SQLiteUserLookup.find(db, reference) }
     }
 
     // MARK: - Writing
@@ -40,7 +40,7 @@ struct SQLiteUserService: UserService {
         let firstName = try SQLiteUserValidation.name(new.firstName, field: "first name")
         let lastName = try SQLiteUserValidation.name(new.lastName, field: "last name")
         let phone = try new.phone.flatMap { try SQLiteUserValidation.phone($0) }
-        return try pool.shopWrite { db in
+        return try database.shopWrite { db in
             try Self.checkUnique(db, username: username, email: email, except: nil)
             try db.execute(sql: """
                 INSERT INTO users (username, email, first_name, last_name, phone, role, status)
@@ -69,7 +69,7 @@ struct SQLiteUserService: UserService {
         // An empty --phone clears the number.
         if let phone = changes.phone { set("phone", try SQLiteUserValidation.phone(phone)) }
         if let role = changes.role { set("role", role.rawValue) }
-        return try pool.shopWrite { db in
+        return try database.shopWrite { db in
             let user = try SQLiteUserLookup.find(db, reference)
             try Self.checkUnique(db, username: username, email: email, except: user.id)
             try db.execute(sql: "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
@@ -79,7 +79,7 @@ struct SQLiteUserService: UserService {
     }
 
     func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             var user = try SQLiteUserLookup.find(db, reference)
             try db.execute(sql: "UPDATE users SET status = ? WHERE id = ?", arguments: [status.rawValue, user.id])
             user.status = status
@@ -90,9 +90,9 @@ struct SQLiteUserService: UserService {
     func setPassword(_ reference: String, _ password: String) async throws {
         try SQLiteUserValidation.password(password)
         // Resolve first so that an unknown user is reported before the (slow, deliberate) hashing.
-        let id = try pool.shopRead { db in try SQLiteUserLookup.find(db, reference).id }
+        let id = try database.shopRead { db in try SQLiteUserLookup.find(db, reference).id }
         let hash = try PasswordHasher.hash(password)
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
             guard db.changesCount == 1 else {
                 throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set")
@@ -101,7 +101,7 @@ struct SQLiteUserService: UserService {
     }
 
     func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
-        let stored = try pool.shopRead { db -> String? in
+        let stored = try database.shopRead { db -> String? in
             let user = try SQLiteUserLookup.find(db, reference)
             return try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [user.id])
         }
@@ -110,7 +110,7 @@ struct SQLiteUserService: UserService {
     }
 
     func deleteUser(_ reference: String) async throws -> User {
-        try pool.shopWrite { db in
+        try database.shopWrite { db in
             let user = try SQLiteUserLookup.find(db, reference)
             // The foreign keys would cascade too; being explicit keeps this true whatever the pragma.
             try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [user.id])
