@@ -15,7 +15,30 @@ final class TerminalSession {
         socket = "shopsh-test-\(UUID().uuidString.prefix(8))"
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    /// Ends the terminal and waits (up to 2 s) for shopsh to exit: it saves its history on the
+    /// hang-up, and must be done before the sandbox's folder is removed.
+    deinit {
+        let shells = (try? shopshProcesses()) ?? []
+        _ = try? tmux(["kill-server"])
+        for pid in shells {
+            for _ in 0..<200 where Self.isRunning(pid) { usleep(10_000) }
+        }
+    }
+
+    /// Whether `pid` is alive (a zombie waiting for its parent counts as ended).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+        return !stat[afterName.upperBound...].hasPrefix("Z")
+    }
+
+    /// The processes running in the pane (shopsh, started by the pane's shell).
+    func shopshProcesses() throws -> [pid_t] {
+        let panePID = try tmux(["display-message", "-p", "-t", "shop", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(panePID)/task/\(panePID)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { pid_t($0) }
+    }
 
     /// Runs tmux with posix_spawn and waitpid: the tmux server that new-session forks keeps
     /// inherited descriptors open, which stalls Foundation's Process, so output goes to a file.

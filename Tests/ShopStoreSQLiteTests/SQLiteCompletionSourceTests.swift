@@ -6,10 +6,14 @@ import ShopCore
 import Testing
 @testable import ShopStoreSQLite
 
-@Suite struct SQLiteCompletionSourceTests {
-    static func demoStore() throws -> SQLiteStore {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteStore(path: path, create: true)
+@Suite final class SQLiteCompletionSourceTests {
+    /// Each test's own folder, removed when the test ends.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func demoStore() throws -> SQLiteStore {
+        let store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true)
         _ = try store.importDemoShop()
         return store
     }
@@ -25,7 +29,7 @@ import Testing
     }
 
     @Test func usersMatchByUsernameOrEmailCaseInsensitively() async throws {
-        let source = try #require(try Self.demoStore().services.completions)
+        let source = try #require(try demoStore().services.completions)
         let users = try await source.users(prefix: "emi", limit: 10)
         #expect(users.map(\.username) == ["emilys", "emilyt"])
         #expect(users.map(\.email) == ["emily.johnson@x.dummyjson.com", "emily.brown@x.dummyjson.com"])
@@ -35,7 +39,7 @@ import Testing
     }
 
     @Test func productIdsAscendWithTitlesAndStopAtTheLimit() async throws {
-        let source = try #require(try Self.demoStore().services.completions)
+        let source = try #require(try demoStore().services.completions)
         let ids = try await source.productIDs(prefix: "1", limit: 200)
         #expect(ids.map(\.id) == [1] + Array(10...19) + Array(100...194))
         #expect(ids.first?.title.isEmpty == false)
@@ -45,7 +49,7 @@ import Testing
     }
 
     @Test func skusCategoriesAndCurrencies() async throws {
-        let source = try #require(try Self.demoStore().services.completions)
+        let source = try #require(try demoStore().services.completions)
         #expect(try await source.skus(prefix: "bea-ess", limit: 10) == ["BEA-ESS-ESS-001"])
         let categories = try await source.categories(prefix: "", limit: 100)
         #expect(categories.count == 24 && categories == categories.sorted() && Set(categories).count == categories.count)
@@ -56,7 +60,7 @@ import Testing
     }
 
     @Test func everyQuerySearchesAnIndex() throws {
-        let store = try Self.demoStore()
+        let store = try demoStore()
         let queries: [(String, StatementArguments)] = [
             (SQLiteCompletionSource.usernameSQL, ["em", "em\u{10FFFF}", 10]),
             (SQLiteCompletionSource.emailSQL, ["em", "em\u{10FFFF}", 10]),

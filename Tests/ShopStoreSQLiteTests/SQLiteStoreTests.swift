@@ -5,14 +5,18 @@ import ShopCore
 import Testing
 @testable import ShopStoreSQLite
 
-@Suite struct SQLiteStoreTests {
-    static func newStore() throws -> SQLiteStore {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString).sqlite").path
-        return try SQLiteStore(path: path, create: true)
+@Suite final class SQLiteStoreTests {
+    /// Each test's own folder, removed when the test ends.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func newStore() throws -> SQLiteStore {
+        try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true)
     }
 
     @Test func demoImportFillsEveryTableOnce() async throws {
-        let store = try Self.newStore()
+        let store = try newStore()
         let summary = try #require(try store.importDemoShop())
         #expect(summary.products == 194)
         #expect(summary.users == 208)
@@ -39,7 +43,7 @@ import Testing
     }
 
     @Test func demoPasswordsAreSaltedHashesThatVerify() throws {
-        let store = try Self.newStore()
+        let store = try newStore()
         _ = try store.importDemoShop()
         let hashes = try store.read { db in try String.fetchAll(db, sql: "SELECT password_hash FROM users ORDER BY id LIMIT 2") }
         #expect(hashes.count == 2 && hashes[0] != hashes[1])
@@ -51,7 +55,7 @@ import Testing
     }
 
     @Test func aFailedImportLeavesNothingBehind() async throws {
-        let store = try Self.newStore()
+        let store = try newStore()
         let products = [NewProduct(sku: "A-1", title: "A", category: "c", price: Money(minorUnits: 100, currency: .usd)),
                         NewProduct(sku: "A-1 bad", title: "B", category: "c", price: Money(minorUnits: 100, currency: .usd))]
         await #expect(throws: ShopError.self) { try await store.services.products.importProducts(products) }
@@ -59,7 +63,7 @@ import Testing
     }
 
     @Test func unknownSortFieldsAreRefusedBeforeAnySQLRuns() async throws {
-        let store = try Self.newStore()
+        let store = try newStore()
         await #expect(throws: ShopError.self) {
             try await store.services.products.listProducts(ProductFilter(), page: Page(sort: [SortKey(field: "price; DROP TABLE products")])) { _ in }
         }
