@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"]),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
-        .testTarget(name: "shopshTests", dependencies: ["shopsh", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["shopsh", .product(name: "CSV", package: "CSV.swift")],

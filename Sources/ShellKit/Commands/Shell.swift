@@ -28,6 +28,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private let stderrWriter: @Sendable (String) -> Void
     /// Set by `exit`/`quit`: the run stops after the current command.
     public private(set) var exitRequested = false
+    /// Leaf commands parsed before, by shape (see ``CommandTemplates``).
+    private let templates = CommandTemplates()
     /// Files being sourced, to refuse a file that sources itself.
     private var sourcing: [String] = []
 
@@ -334,7 +336,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
               !arguments.contains(where: Self.asksForHelp) else {
             return try root.parseAsRoot(arguments)
         }
-        return try leaf.parseAsRoot(Array(arguments.dropFirst(path.count - 1)))
+        return try templates.parse(leaf, root: root, path: path.dropFirst().map { $0._commandName },
+                                   Array(arguments.dropFirst(path.count - 1)))
     }
 
     /// Words that argument-parser answers with help or a version rather than a command.
