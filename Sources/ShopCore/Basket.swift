@@ -9,9 +9,11 @@ public struct BasketLine: Hashable, Sendable {
     public var unitPrice: Money
     public var discount: Percentage
     public var quantity: Int
+    /// The product's stock when the line was read, if the store said.
+    public var stock: Int?
 
     public init(userID: Int64, productID: Int64, sku: String, title: String, unitPrice: Money,
-                discount: Percentage, quantity: Int) {
+                discount: Percentage, quantity: Int, stock: Int? = nil) {
         self.userID = userID
         self.productID = productID
         self.sku = sku
@@ -19,6 +21,7 @@ public struct BasketLine: Hashable, Sendable {
         self.unitPrice = unitPrice
         self.discount = discount
         self.quantity = quantity
+        self.stock = stock
     }
 }
 

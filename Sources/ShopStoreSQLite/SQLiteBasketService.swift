@@ -170,7 +170,7 @@ struct SQLiteBasketService: BasketService {
 
     private static func line(_ userID: Int64, _ product: Product, quantity: Int) -> BasketLine {
         BasketLine(userID: userID, productID: product.id, sku: product.sku, title: product.title,
-                   unitPrice: product.price, discount: product.discount, quantity: quantity)
+                   unitPrice: product.price, discount: product.discount, quantity: quantity, stock: product.stock)
     }
 
     static func validate(quantity: Int, allowZero: Bool) throws(ShopError) {

@@ -42,6 +42,11 @@ public final class SQLiteStore: Sendable {
             // WAL is stored in the file: set once, then this pragma only reads it back.
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 8 MiB of page cache (SQLite's default is 2): a batch of random basket commands reads
+            // its index pages from memory instead of the file (100k commands 8.4 → 7.0 s), and a
+            // full export still streams in flat memory (29 MB at 100k and at 1M rows; 32 MiB
+            // made that 43 → 54 MB).
+            try db.execute(sql: "PRAGMA cache_size = -8192")
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
@@ -69,11 +74,11 @@ public final class SQLiteStore: Sendable {
     // MARK: - Database access with errors a person can read
 
     func read<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try database.read(body) } catch { throw Self.shopError(error) }
+        try database.shopRead(body)
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try database.write(body) } catch { throw Self.shopError(error) }
+        try database.shopWrite(body)
     }
 
     /// ShopErrors thrown inside a transaction pass through; database errors become `.storage`.

@@ -196,8 +196,13 @@ struct Checkout: ShellCommand {
 
 /// A note when a line holds more than the shop has: checkout would refuse it.
 private func warnAboutStock(_ line: BasketLine, context: CommandContext) async throws {
-    let product = try await context.services.products.product(String(line.productID))
-    if line.quantity > product.stock {
-        context.note("note: only \(product.stock) of \(product.sku) in stock; checkout needs \(line.quantity)")
+    let stock: Int
+    if let known = line.stock {
+        stock = known
+    } else {
+        stock = try await context.services.products.product(String(line.productID)).stock
+    }
+    if line.quantity > stock {
+        context.note("note: only \(stock) of \(line.sku) in stock; checkout needs \(line.quantity)")
     }
 }

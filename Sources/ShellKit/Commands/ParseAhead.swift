@@ -64,7 +64,9 @@ final class ParseAhead: @unchecked Sendable {
         }
         let prepared = ready.removeValue(forKey: index)
         consumedCount += 1
-        if producersWaiting > 0 { condition.broadcast() }
+        // A full buffer refills from half: waking the parser for every line would cost a futex
+        // round trip per command.
+        if producersWaiting > 0 && nextToPrepare - consumedCount <= Self.capacity / 2 { condition.broadcast() }
         return prepared.map { (command, $0) }
     }
 
