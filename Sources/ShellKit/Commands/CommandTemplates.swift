@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// argument-parser rebuilds a command's argument tables through `Mirror` on every parse (about
 /// 0.25 ms of CPU for a basket command: most of a batch's time). A line's *shape* is its command,
-/// the options and flags it gives, and how many positional words it has. The first line of each
-/// shape is parsed by argument-parser and kept as a template; a later line of the same shape is
+/// the options and flags it gives, and how many positional words it has. From a command's second
+/// line on, the first line of each shape is parsed by argument-parser and kept as a template; a
+/// later line of the same shape is
 /// read with the command's option table (argument-parser's own dump) and decoded into a copy of
 /// the template, with the template's property wrappers carrying the new values (so defaults and
 /// everything the line leaves out are argument-parser's). Then `validate()` runs as usual.
@@ -29,6 +30,7 @@ final class CommandTemplates: Sendable {
     private let layouts = Mutex<[ObjectIdentifier: CommandLayout?]>([:])
     private let templates = Mutex<[Shape: Template]>([:])
     private let hitCount = Mutex(0)
+    private let seen = Mutex<Set<ObjectIdentifier>>([])
 
     /// How many lines were parsed from a template (the rest went through argument-parser).
     var hits: Int { hitCount.withLock { $0 } }
@@ -66,7 +68,9 @@ final class CommandTemplates: Sendable {
     /// Parses `arguments` for `leaf` (the command `path` names under `root`).
     func parse(_ leaf: any ParsableCommand.Type, root: any ParsableCommand.Type, path: [String],
                _ arguments: [String]) throws -> any ParsableCommand {
-        guard let layout = layout(of: leaf, root: root, path: path),
+        // The option table costs a few milliseconds to make: a command run once (`-c`, the
+        // prompt) is parsed by argument-parser alone; templates start with its second line.
+        guard seenBefore(leaf), let layout = layout(of: leaf, root: root, path: path),
               let line = layout.read(arguments) else {
             return try leaf.parseAsRoot(arguments)
         }
@@ -82,6 +86,11 @@ final class CommandTemplates: Sendable {
             templates.withLock { $0[shape] = template }
         }
         return parsed
+    }
+
+    /// Whether `leaf` was parsed before (and notes that it now was).
+    private func seenBefore(_ leaf: any ParsableCommand.Type) -> Bool {
+        !seen.withLock { $0.insert(ObjectIdentifier(leaf)).inserted }
     }
 
     private func layout(of leaf: any ParsableCommand.Type, root: any ParsableCommand.Type,
