@@ -10,10 +10,12 @@ public struct ShopServices: Sendable {
     public var currencies: any CurrencyService
     /// Live values for Tab completion; `nil` when the store offers none.
     public var completions: (any CompletionSource)?
+    /// One transaction around a whole batch (`--atomic`, `--dry-run`); `nil` when the store has none.
+    public var runTransaction: (any RunTransaction)?
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, orders: any OrderService, currencies: any CurrencyService,
-                completions: (any CompletionSource)? = nil) {
+                completions: (any CompletionSource)? = nil, runTransaction: (any RunTransaction)? = nil) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
@@ -21,5 +23,15 @@ public struct ShopServices: Sendable {
         self.orders = orders
         self.currencies = currencies
         self.completions = completions
+        self.runTransaction = runTransaction
     }
+}
+
+/// One transaction around many commands: between `begin()` and `end(commit:)` every service call
+/// joins it (each call's own changes in a savepoint, so a failing command undoes only itself),
+/// and `end` keeps all of it or none.
+public protocol RunTransaction: Sendable {
+    func begin() async throws
+    /// Commits when `commit` is true; rolls everything back otherwise.
+    func end(commit: Bool) async throws
 }

@@ -38,6 +38,7 @@ public final class SQLiteStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
+        configuration.allowsUnsafeTransactions = true   // `--atomic` keeps one open across commands
         configuration.prepareDatabase { db in
             // WAL is stored in the file: set once, then this pragma only reads it back.
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -61,7 +62,8 @@ public final class SQLiteStore: Sendable {
         ShopServices(products: SQLiteProductService(database: database), baskets: SQLiteBasketService(database: database),
                      favorites: SQLiteFavoritesService(database: database), users: SQLiteUserService(database: database),
                      orders: SQLiteOrderService(database: database), currencies: SQLiteCurrencyService(database: database),
-                     completions: SQLiteCompletionSource(database: database))
+                     completions: SQLiteCompletionSource(database: database),
+                     runTransaction: SQLiteRunTransaction(database: database))
     }
 
     /// Whether the store holds no products and no users (a new file).
@@ -97,24 +99,82 @@ public final class SQLiteStore: Sendable {
 
 /// Runs a GRDB read or write on the store's connection and converts its errors; shared by the services.
 extension DatabaseQueue {
-    /// Runs `body` in a deferred transaction, so it sees one snapshot of the file.
+    /// Runs `body` in a deferred transaction, so it sees one snapshot of the file (inside a run
+    /// transaction it simply joins it, and sees the run's changes).
     func shopRead<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
         do {
             return try inDatabase { db in
-                var result: Result<T, any Error>?
-                try db.inTransaction(.deferred) {
-                    result = Result { try body(db) }
-                    return .commit
-                }
-                guard let result else { throw ShopError.storage("a read ended without a result") }
-                return try result.get()
+                try db.isInsideTransaction ? body(db) : Self.isolated(db, in: .transaction(.deferred), body)
             }
         } catch {
             throw SQLiteStore.shopError(error)
         }
     }
 
+    /// Runs `body` in an immediate write transaction or, inside a run transaction, in a savepoint
+    /// of it, so that a failing command undoes only its own changes.
     func shopWrite<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        do { return try write(body) } catch { throw SQLiteStore.shopError(error) }
+        do {
+            return try writeWithoutTransaction { db in
+                try Self.isolated(db, in: db.isInsideTransaction ? .savepoint : .transaction(.immediate), body)
+            }
+        } catch {
+            throw SQLiteStore.shopError(error)
+        }
+    }
+
+    private enum Scope {
+        case transaction(Database.TransactionKind)
+        case savepoint
+    }
+
+    /// Runs `body` in `scope`: kept when it returns, undone when it throws.
+    private static func isolated<T>(_ db: Database, in scope: Scope, _ body: (Database) throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        func run() -> Database.TransactionCompletion {
+            let outcome = Result { try body(db) }
+            result = outcome
+            if case .failure = outcome { return .rollback }
+            return .commit
+        }
+        switch scope {
+        case .transaction(let kind): try db.inTransaction(kind) { run() }
+        case .savepoint: try db.inSavepoint { run() }
+        }
+        guard let result else { throw ShopError.storage("a database access ended without a result") }
+        return try result.get()
+    }
+}
+
+/// `--atomic` and `--dry-run` on the store's one connection: an immediate transaction left open
+/// across the run's commands (each of which works in a savepoint of it).
+struct SQLiteRunTransaction: RunTransaction {
+    let database: DatabaseQueue
+
+    func begin() async throws {
+        try open()
+    }
+
+    func end(commit: Bool) async throws {
+        try close(commit: commit)
+    }
+
+    private func open() throws(ShopError) {
+        do {
+            try database.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+        } catch {
+            throw SQLiteStore.shopError(error)
+        }
+    }
+
+    private func close(commit: Bool) throws(ShopError) {
+        do {
+            try database.writeWithoutTransaction { db in
+                guard db.isInsideTransaction else { return }
+                if commit { try db.commit() } else { try db.rollback() }
+            }
+        } catch {
+            throw SQLiteStore.shopError(error)
+        }
     }
 }

@@ -6,7 +6,7 @@
 /// argument-parser (``GlobalOptions``) stays the authority for help, output and listing
 /// defaults and every error; it costs about 3 ms at start-up, so an invocation that uses only
 /// `-c`, `-f`, `--store` and `--continue-on-error` (how scripts and jobs call shopsh) is read
-/// here alone. Anything else sets ``needsFullParse``.
+/// here alone, with `--atomic` and `--dry-run`. Anything else sets ``needsFullParse``.
 struct GlobalArguments: Equatable {
     /// One `-c` command or `-f` file, in the order given.
     enum Step: Equatable, Sendable {
@@ -17,9 +17,11 @@ struct GlobalArguments: Equatable {
     var steps: [Step] = []
     var store: String?
     var continueOnError = false
+    var atomic = false
+    var dryRun = false
     /// The command given as words after the options (`shopsh products list --all`).
     var words: [String] = []
-    /// Whether an option other than -c, -f, --store and --continue-on-error appears, or one of
+    /// Whether an option other than -c, -f, --store and the batch flags appears, or one of
     /// those lacks its value: argument-parser must read the arguments.
     var needsFullParse = false
     /// Whether the arguments end with an option that takes a value, without the value.
@@ -56,6 +58,10 @@ struct GlobalArguments: Equatable {
             }
             if argument == "--continue-on-error" {
                 continueOnError = true
+            } else if argument == "--atomic" {
+                atomic = true
+            } else if argument == "--dry-run" {
+                dryRun = true
             } else if Self.optionsWithValues.contains(argument) {
                 guard index < arguments.count else {
                     endsBeforeAValue = true

@@ -27,6 +27,12 @@ struct GlobalOptions: ParsableCommand {
     @Flag(name: .customLong("continue-on-error"), help: "In batch mode, run every command even after a failure (exit 1 if any failed).")
     var continueOnError = false
 
+    @Flag(help: "In batch mode, keep all the changes of the run or, if any command fails, none (one transaction).")
+    var atomic = false
+
+    @Flag(name: .customLong("dry-run"), help: "In batch mode, run everything and show its output, then undo every change.")
+    var dryRun = false
+
     @OptionGroup(title: "Output defaults for every command") var output: OutputOptions
     @OptionGroup(title: "Listing defaults for every command") var paging: PagingOptions
 

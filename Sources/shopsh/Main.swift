@@ -56,9 +56,16 @@ enum Main {
             }
             global.store = parsed.store
             global.continueOnError = parsed.continueOnError
+            global.atomic = parsed.atomic
+            global.dryRun = parsed.dryRun
             global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
+        let batch = !global.steps.isEmpty || !global.words.isEmpty || !terminal.stdinIsTerminal
+        if (global.atomic || global.dryRun) && !batch {
+            printError("--atomic and --dry-run apply to batches: -c, -f, a command given as words, or commands on stdin")
+            return 2
+        }
         let store: SQLiteStore
         do {
             store = try openStore(explicitPath: global.store, environment: environment, terminal: terminal)
@@ -74,18 +81,22 @@ enum Main {
         let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
                           environment: environment)
 
+        guard batch else {
+            return InteractiveLoop(shell: shell, storePath: store.path, environment: environment).run()
+        }
+        let run = RunScope(atomic: global.atomic, dryRun: global.dryRun, transaction: store.services.runTransaction)
+        if let failed = run.begin() { return failed }
+        let status: Int32
         if !global.steps.isEmpty {
             let steps = global.steps, continueOnError = global.continueOnError
-            return Blocking.run { await runBatch(steps, shell: shell, continueOnError: continueOnError) }
-        }
-        if !global.words.isEmpty {
+            status = Blocking.run { await runBatch(steps, shell: shell, continueOnError: continueOnError) }
+        } else if !global.words.isEmpty {
             let words = global.words
-            return status(Blocking.run { await shell.execute(words: words) })
+            status = Self.status(Blocking.run { await shell.execute(words: words) })
+        } else {
+            status = runStdinBatch(shell: shell, continueOnError: global.continueOnError)
         }
-        if !terminal.stdinIsTerminal {
-            return runStdinBatch(shell: shell, continueOnError: global.continueOnError)
-        }
-        return InteractiveLoop(shell: shell, storePath: store.path, environment: environment).run()
+        return run.end(status)
     }
 
     static func runBatch(_ steps: [GlobalArguments.Step], shell: Shell, continueOnError: Bool) async -> Int32 {

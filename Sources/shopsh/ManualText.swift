@@ -109,6 +109,12 @@ enum ManualText {
             With \fB\-\-continue\-on\-error\fR every command runs; the exit status is still 1 when
             any failed (2 when the worst was a usage error).
             .IP \(bu 2
+            Each command is its own transaction: a failing command changes nothing, the ones
+            before it stay. With \fB\-\-atomic\fR the whole run is one transaction: every change is
+            kept only if every command succeeded. With \fB\-\-dry\-run\fR the commands run and print
+            as usual (each sees the changes of the ones before) and every change is undone at the
+            end. Both hold the store's write lock for the whole run: other shells wait up to 5 s.
+            .IP \(bu 2
             Commands on standard input run as soon as each is complete, so a pipe can feed a
             running shell.
             .IP \(bu 2

@@ -61,6 +61,57 @@ import Testing
         #expect(continued.stdout.split(separator: "\n").map(String.init) == expectedContinued)
     }
 
+    /// The quantity of product 5 in emilys's basket (0 when the line is absent).
+    func quantityOfFive(_ sandbox: ShopshSandbox) throws -> Int {
+        let lines = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
+        let items = try #require(lines["lines"] as? [[String: Any]])
+        return items.first { ($0["product_id"] as? Int) == 5 }?["quantity"] as? Int ?? 0
+    }
+
+    static let addsThenAFailure = """
+        basket add emilys 5 --qty 2
+        basket add emilys 5 --qty 3
+        basket add emilys NO-SUCH-SKU
+        basket add emilys 5
+        """
+
+    @Test func atomicRunsKeepEverythingOrNothing() throws {
+        let sandbox = try ShopshSandbox()
+        let before = try quantityOfFive(sandbox)
+        let failing = try sandbox.file("failing.shop", Self.addsThenAFailure)
+        let failed = try sandbox.run(["--atomic", "-f", failing])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("\(failing):3: error:"))
+        #expect(failed.stderr.contains("every change of the run was undone"))
+        #expect(try quantityOfFive(sandbox) == before)
+        // Without --atomic the two adds before the failure stay.
+        _ = try sandbox.run(["-f", failing])
+        #expect(try quantityOfFive(sandbox) == before + 5)
+        // With --continue-on-error, --atomic still keeps nothing when anything failed.
+        let continued = try sandbox.run(["--atomic", "--continue-on-error", "-f", failing])
+        #expect(continued.status == 1)
+        #expect(try quantityOfFive(sandbox) == before + 5)
+        let passing = try sandbox.file("passing.shop", "basket add emilys 5 --qty 2\nbasket add emilys 5 --qty 3\n")
+        #expect(try sandbox.run(["--atomic", "-f", passing]).status == 0)
+        #expect(try quantityOfFive(sandbox) == before + 10)
+    }
+
+    @Test func dryRunsShowTheOutputAndUndoEverything() throws {
+        let sandbox = try ShopshSandbox()
+        let before = try quantityOfFive(sandbox)
+        let result = try sandbox.run(["--dry-run", "-c", "basket add emilys 5 --qty 2 -o tsv --fields quantity --no-header",
+                                      "-c", "basket add emilys 5 --qty 3 -o tsv --fields quantity --no-header"])
+        #expect(result.status == 0)
+        // The commands saw each other's changes …
+        #expect(result.stdout == "\(before + 2)\n\(before + 5)\n")
+        #expect(result.stderr.contains("dry run: every change was undone"))
+        // … and none of them is kept.
+        #expect(try quantityOfFive(sandbox) == before)
+        // Commands on stdin too.
+        _ = try sandbox.run(["--dry-run"], stdin: "basket add emilys 5\n")
+        #expect(try quantityOfFive(sandbox) == before)
+    }
+
     @Test func commandsOnStdinGetTheirOwnLabel() throws {
         let sandbox = try ShopshSandbox()
         let result = try sandbox.run([], stdin: "products show 1 -o csv --fields id\n\nproducts show 0\nproducts show 2\n")

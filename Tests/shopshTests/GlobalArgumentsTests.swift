@@ -13,6 +13,7 @@ import Testing
         ["--store", "/tmp/a.sqlite", "-c", "products list --limit 10 -o csv"],
         ["--store=/tmp/a.sqlite", "--command=basket show 1", "-f", "jobs.shop", "-c", "orders list"],
         ["--continue-on-error", "-c", "products list", "-f", "jobs.shop"],
+        ["--atomic", "--dry-run", "-f", "jobs.shop"],
         ["--file=a.shop", "--file", "b.shop", "--continue-on-error", "--", "products", "show", "1"],
         ["--store", "x.sqlite", "products", "show", "1", "--store", "y", "-c", "z"],
     ]
@@ -24,6 +25,8 @@ import Testing
         let parsed = try GlobalOptions.parse(arguments)
         #expect(scanned.store == parsed.store)
         #expect(scanned.continueOnError == parsed.continueOnError)
+        #expect(scanned.atomic == parsed.atomic)
+        #expect(scanned.dryRun == parsed.dryRun)
         #expect(scanned.words == Array(parsed.words.drop { $0 == "--" }))
         let commands = scanned.steps.compactMap { step -> String? in
             if case .command(let text, _) = step { return text } else { return nil }
