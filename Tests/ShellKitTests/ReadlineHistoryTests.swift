@@ -87,6 +87,26 @@ import Testing
         #expect(makeReader(path, limit: 2).history == ["cmd 4", "cmd 5"])
     }
 
+    @Test func savingKeepsWhatAnotherShellSavedMeanwhile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("history").path
+        try "from before\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = makeReader(path)
+        reader.addHistory("mine 1")
+        // Another shell on the same store exits first and appends its line.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("theirs\n".utf8))
+        try handle.close()
+        reader.addHistory("mine 2")
+        try reader.writeHistory()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "from before\ntheirs\nmine 1\nmine 2\n")
+        // A second save adds nothing new.
+        try reader.writeHistory()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "from before\ntheirs\nmine 1\nmine 2\n")
+        #expect(try mode(path) == 0o600)
+    }
+
     @Test func unreadableHistoryFileIsReported() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let reader = makeReader(directory.path)  // a directory, not a file

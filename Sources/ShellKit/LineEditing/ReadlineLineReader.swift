@@ -18,8 +18,9 @@ import Synchronization
 /// thread only (readline must run there for Ctrl-C to work; see ``Interrupt``). Creating a
 /// second reader replaces the first one's history list and completer.
 ///
-/// - History: loaded from `historyFile` at creation, kept to `historyLimit` entries, written
-///   back by ``saveHistory()`` (file mode 0600, parent directory created). ``addHistory(_:)``
+/// - History: loaded from `historyFile` at creation, kept to `historyLimit` entries; ``saveHistory()``
+///   appends the lines added since the last save and trims the file to `historyLimit` (so two
+///   shells on one store both keep their lines; file mode 0600, parent directory created). ``addHistory(_:)``
 ///   skips empty lines, lines that start with a space (a way to keep a command out of the
 ///   history) and a repeat of the previous entry.
 /// - Completion: Tab calls `completer` with a ``CompletionRequest``. Candidates are inserted
@@ -63,6 +64,7 @@ public final class ReadlineLineReader: LineReader {
         rl_persistent_signal_handlers = 1  // keep readline's SIGWINCH handler while in poll(2)
 
         clear_history()
+        Self.unsavedEntries.withLock { $0 = 0 }
         stifle_history(Int32(clamping: self.historyLimit))
         if let historyFile {
             let status = read_history(historyFile)
@@ -165,7 +167,11 @@ public final class ReadlineLineReader: LineReader {
               line.unicodeScalars.contains(where: { !$0.isBlank }),
               line != lastHistoryEntry else { return }
         add_history(line)
+        Self.unsavedEntries.withLock { $0 += 1 }
     }
+
+    /// Lines added to readline's (process-wide) list since it was loaded or last saved.
+    private static let unsavedEntries = Mutex(0)
 
     /// Writes the history to ``historyFile``; failures are ignored (use ``writeHistory()`` to
     /// see them).
@@ -179,7 +185,7 @@ public final class ReadlineLineReader: LineReader {
     /// - Throws: ``ShopError/storage(_:)`` if the directory or file cannot be written.
     public func writeHistory() throws(ShopError) {
         guard let historyFile else { return }
-        try Self.writeHistory(to: historyFile)
+        try Self.writeHistory(to: historyFile, limit: historyLimit)
     }
 
     /// Saves the history when the process gets SIGTERM or SIGHUP, before it exits.
@@ -187,11 +193,12 @@ public final class ReadlineLineReader: LineReader {
     /// A shortcut for ``Interrupt/onTermination(_:)`` with ``writeHistory()``.
     public func saveHistoryOnTermination() {
         guard let historyFile else { return }
-        Interrupt.onTermination { try? ReadlineLineReader.writeHistory(to: historyFile) }
+        let limit = historyLimit
+        Interrupt.onTermination { try? ReadlineLineReader.writeHistory(to: historyFile, limit: limit) }
     }
 
-    /// Writes readline's history list to `path`; see ``writeHistory()``.
-    static func writeHistory(to path: String) throws(ShopError) {
+    /// Appends the lines not saved yet to `path` and keeps its last `limit` lines; see ``writeHistory()``.
+    static func writeHistory(to path: String, limit: Int) throws(ShopError) {
         let directory = parentDirectory(of: path)
         try makeDirectories(directory)
 
@@ -202,8 +209,17 @@ public final class ReadlineLineReader: LineReader {
         close(fd)
         guard chmodStatus == 0 else { throw failure("cannot protect history file \(path)", chmodErrno) }
 
-        let status = write_history(path)
-        guard status == 0 else { throw failure("cannot write history file \(path)", status) }
+        // Append, not overwrite: another shell on this store may have saved its lines meanwhile.
+        let unsaved = unsavedEntries.withLock { count in
+            defer { count = 0 }
+            return min(count, Int(history_length))
+        }
+        if unsaved > 0 {
+            let status = append_history(Int32(unsaved), path)
+            guard status == 0 else { throw failure("cannot write history file \(path)", status) }
+        }
+        let trimmed = history_truncate_file(path, Int32(clamping: limit))
+        guard trimmed == 0 else { throw failure("cannot trim history file \(path)", trimmed) }
         guard chmod(path, 0o600) == 0 else { throw failure("cannot protect history file \(path)", errno) }
     }
 
