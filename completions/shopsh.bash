@@ -23,6 +23,14 @@ _shopsh() {
         fi
     fi
     mapfile -t COMPREPLY < <(command "$program" __complete "${before[@]}" "$cur" 2>/dev/null)
+    # A candidate with blanks or shell characters (a file name) is inserted escaped, unless the
+    # word being typed opened a quote.
+    if [[ $cur != [\"\']* ]]; then
+        local i
+        for i in "${!COMPREPLY[@]}"; do
+            [[ ${COMPREPLY[i]} == *[[:space:]\'\"\\\$\`\(\)\&\;\|\<\>\*\?]* ]] && printf -v "COMPREPLY[i]" '%q' "${COMPREPLY[i]}"
+        done
+    fi
     if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == */ ]]; then
         compopt -o nospace 2>/dev/null   # a directory: keep typing the path
     fi

@@ -159,5 +159,9 @@ struct CompletionTests {
         #expect(try complete("shopsh basket show emi", index: 3)
                 == "emily.brown@x.dummyjson.com\nemily.johnson@x.dummyjson.com\n")
         #expect(try complete("shopsh products list --format = n", index: 5) == "ndjson\n")
+        // A file name with a blank is inserted escaped, so bash reads it back as one word.
+        _ = try sandbox.file("my prices.csv", "")
+        #expect(try complete("shopsh products import \(sandbox.root.path)/my", index: 3)
+                == "\(sandbox.root.path)/my\\ prices.csv\n")
     }
 }
