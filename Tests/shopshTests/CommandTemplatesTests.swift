@@ -31,6 +31,9 @@ import Testing
         ("favorites top --limit 3", "favorites top --limit 10"),
         ("currency convert 100 USD JPY", "currency convert 5.5 EUR KWD"),
         ("currency rates --date 2026-04-01", "currency rates --date 2025-12-31"),
+        ("products stock 1 +5", "products stock BEA-ESS-ESS-001 =7"),
+        ("products stock 1 =3 =4", "products stock 2 +1 +2"),
+        ("products stock 1 -o csv", "products stock 2 -o json"),
     ]
 
     /// The leaf command type and its path under the plugin's root.
@@ -96,6 +99,9 @@ import Testing
         ("basket set 1 2 3", "basket set 1 2 -3"),
         ("currency rates --date 2026-04-01", "currency rates --date 2026-4-1"),
         ("products list --wide", "products list --wide=yes"),
+        ("products stock 1 +5", "products stock 1 -5"),
+        ("products stock 1 +5", "products stock 1 +5 --bogus"),
+        ("users delete 5 --yes", "users delete 6 -y"),
     ])
     func linesTheReaderLeavesToArgumentParserEndTheSame(_ pair: (String, String)) throws {
         let templates = CommandTemplates()
