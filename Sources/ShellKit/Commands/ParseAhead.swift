@@ -16,10 +16,10 @@ final class ParseAhead: @unchecked Sendable {
     static let capacity = 512
 
     private let commands: [ScriptCommand]
-    private let prepare: @Sendable (String) -> Shell.PreparedLine
+    private let prepare: @Sendable (String) -> CommandParser.PreparedLine
     private let condition = NSCondition()
     /// Prepared commands by index, waiting for their turn.
-    private var ready: [Int: Shell.PreparedLine] = [:]
+    private var ready: [Int: CommandParser.PreparedLine] = [:]
     /// The next index a parsing thread takes.
     private var nextToPrepare = 0
     private var consumedCount = 0
@@ -34,7 +34,7 @@ final class ParseAhead: @unchecked Sendable {
     /// in a few microseconds and a second thread only adds contention (100k lines: 11.3 s with
     /// one, 11.7 s with two, 14.0 s parsing inline).
     init(_ commands: [ScriptCommand], threads: Int = 1,
-         prepare: @escaping @Sendable (String) -> Shell.PreparedLine) {
+         prepare: @escaping @Sendable (String) -> CommandParser.PreparedLine) {
         self.commands = commands
         self.prepare = prepare
         self.threaded = commands.count >= Self.threadThreshold
@@ -47,7 +47,7 @@ final class ParseAhead: @unchecked Sendable {
     }
 
     /// The next command and its prepared form, in script order; nil after the last one.
-    func next() -> (ScriptCommand, Shell.PreparedLine)? {
+    func next() -> (ScriptCommand, CommandParser.PreparedLine)? {
         guard consumedCount < commands.count else { return nil }
         let index = consumedCount
         let command = commands[index]

@@ -16,8 +16,12 @@ public enum CommandOutcome: Equatable, Sendable {
 
 /// The command interpreter shared by the prompt, `-c`, `-f` and stdin batches.
 public final class Shell: ShellHost, @unchecked Sendable {
-    public let plugins: [ShellPlugin]
-    public let builtins: [any ShellCommand.Type] = BuiltinCommands.all
+    /// Finds and parses commands (on any thread: batches parse ahead).
+    let parser: CommandParser
+    public var plugins: [ShellPlugin] { parser.plugins }
+    public var builtins: [any ShellCommand.Type] { parser.builtins }
+    /// All command names the operator can type first.
+    public var commandNames: [String] { parser.commandNames }
     public let services: ShopServices
     public let session: Session
     public let terminal: Terminal
@@ -28,8 +32,6 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private let stderrWriter: @Sendable (String) -> Void
     /// Set by `exit`/`quit`: the run stops after the current command.
     public private(set) var exitRequested = false
-    /// Leaf commands parsed before, by shape (see ``CommandTemplates``).
-    private let templates = CommandTemplates()
     /// Files being sourced, to refuse a file that sources itself.
     private var sourcing: [String] = []
 
@@ -40,7 +42,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         self.stdout = stdout
         self.stderrWriter = stderr ?? Shell.writeToProcessStderr
         self.services = services
-        self.plugins = plugins
+        self.parser = CommandParser(plugins: plugins)
         self.session = session
         self.terminal = terminal
         self.environment = environment
@@ -50,42 +52,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Runs one command line. Errors are reported on stderr, prefixed by `location` if given.
     public func execute(line: String, location: String? = nil) async -> CommandOutcome {
-        await execute(prepare(line), location: location)
+        await execute(parser.prepare(line), location: location)
     }
 
-    /// A command line tokenized and parsed but not run yet (see ``ParseAhead``).
-    struct PreparedLine: @unchecked Sendable {
-        let line: Result<ParsedLine, any Error>
-        let command: ParsedCommand?
-    }
-
-    /// A command's words read by argument-parser: the command, or why it cannot run.
-    struct ParsedCommand: @unchecked Sendable {
-        /// The plugin or built-in named by the first word; nil when there is none.
-        let root: (any ParsableCommand.Type)?
-        let result: Result<any ParsableCommand, any Error>
-    }
-
-    /// Tokenizes and parses a line without running anything (safe on any thread).
-    func prepare(_ line: String) -> PreparedLine {
-        do {
-            let parsed = try LineParser.parse(line)
-            return PreparedLine(line: .success(parsed), command: parseCommand(parsed.words))
-        } catch {
-            return PreparedLine(line: .failure(error), command: nil)
-        }
-    }
-
-    func parseCommand(_ words: [String]) -> ParsedCommand? {
-        guard let name = words.first else { return nil }
-        guard let root = commandType(named: name) else {
-            return ParsedCommand(root: nil, result: .failure(ShopError.usage(
-                "unknown command \"\(name)\"\(suggestion(for: name)); type help for the list")))
-        }
-        return ParsedCommand(root: root, result: Result { try parse(root: root, Array(words.dropFirst())) })
-    }
-
-    func execute(_ prepared: PreparedLine, location: String?) async -> CommandOutcome {
+    func execute(_ prepared: CommandParser.PreparedLine, location: String?) async -> CommandOutcome {
         let parsed: ParsedLine
         switch prepared.line {
         case .success(let line): parsed = line
@@ -120,7 +90,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         await execute(words: words, location: location, command: nil)
     }
 
-    func execute(words: [String], location: String?, command: ParsedCommand?) async -> CommandOutcome {
+    func execute(words: [String], location: String?, command: CommandParser.ParsedCommand?) async -> CommandOutcome {
         guard terminal.stdoutIsTerminal, session.pager, !words.contains("--no-pager"),
               Pager.command(environment: environment) != nil else {
             return await execute(words: words, location: location,
@@ -134,14 +104,14 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     func execute(words: [String], location: String?, destination: OutputDestination,
-                 command prepared: ParsedCommand?) async -> CommandOutcome {
+                 command prepared: CommandParser.ParsedCommand?) async -> CommandOutcome {
         Interrupt.clear()
         let context = CommandContext(services: services, session: session, terminal: terminal,
                                      environment: environment, sink: destination.sink,
                                      sinkIsTerminal: destination.isTerminal, host: self)
         let stdout = destination.sink
         defer { try? stdout.flush() }
-        guard let prepared = prepared ?? parseCommand(words) else { return .success }
+        guard let prepared = prepared ?? parser.parseCommand(words) else { return .success }
         guard let root = prepared.root else {
             if case .failure(let error) = prepared.result { report(error, location: location, words: words) }
             return .usageError
@@ -155,7 +125,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
                 // A plugin's name alone, `--help`, or `products help list` (argument-parser answers
                 // those with its own help command): show the help of the subcommand named.
                 let path = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
-                stdout.write(root.helpMessage(for: subcommand(of: root, path: path), columns: helpColumns))
+                stdout.write(root.helpMessage(for: parser.subcommand(of: root, path: path), columns: helpColumns))
                 stdout.write("\n")
             }
             return .success
@@ -175,7 +145,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
             }
             let message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             let isUsage = code == .validationFailure
-            let hint = isUsage ? " (see '\(helpPath(root: root, arguments: arguments)) --help')" : ""
+            let hint = isUsage ? " (see '\(parser.helpPath(root: root, arguments: arguments)) --help')" : ""
             report(isUsage ? ShopError.usage(message + hint) : ShopError.invalidInput(message),
                    location: location, words: words)
             return isUsage ? .usageError : .failure
@@ -189,7 +159,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
     public func run(script commands: some Sequence<ScriptCommand>, label: String,
                     continueOnError: Bool) async -> CommandOutcome {
         var worst = CommandOutcome.success
-        let ahead = ParseAhead(Array(commands)) { [self] line in prepare(line) }
+        let ahead = ParseAhead(Array(commands)) { [parser] line in parser.prepare(line) }
         defer { ahead.stop() }
         while let (command, prepared) = ahead.next() {
             let outcome = await execute(prepared, location: "\(label):\(command.line)")
@@ -293,67 +263,6 @@ public final class Shell: ShellHost, @unchecked Sendable {
         }
         if nsError.code == NSFileReadNoSuchFileError { return "no such file" }
         return nsError.localizedDescription
-    }
-
-    // MARK: - Lookup
-
-    func commandType(named name: String) -> (any ParsableCommand.Type)? {
-        if let plugin = plugins.first(where: { $0.name == name }) { return plugin.command }
-        if let builtin = builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) {
-            return builtin
-        }
-        return nil
-    }
-
-    /// All command names the operator can type first.
-    public var commandNames: [String] {
-        plugins.map(\.name) + builtins.flatMap { [$0._commandName] + $0.configuration.aliases }
-    }
-
-    func suggestion(for name: String) -> String {
-        let close = commandNames.filter { EditDistance.between($0, name) <= 2 || $0.hasPrefix(name) }
-        return close.isEmpty ? "" : " (did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?)"
-    }
-
-    /// The command and the subcommands that the leading words name (`["list", "--x"]` → products, list).
-    func commandPath(of root: any ParsableCommand.Type, _ arguments: [String]) -> [any ParsableCommand.Type] {
-        var path: [any ParsableCommand.Type] = [root]
-        for word in arguments {
-            guard let sub = path.last?.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
-            path.append(sub)
-        }
-        return path
-    }
-
-    /// Parses a command line's arguments under `root`.
-    ///
-    /// When the leading words name a leaf command and nothing asks for help, only that leaf
-    /// is parsed: argument-parser rebuilds the argument sets of every command on the path on
-    /// each parse, and skipping the parents halves the cost of a command in a long batch.
-    func parse(root: any ParsableCommand.Type, _ arguments: [String]) throws -> any ParsableCommand {
-        let path = commandPath(of: root, arguments)
-        guard let leaf = path.last, path.count > 1, leaf.configuration.subcommands.isEmpty,
-              !arguments.contains(where: Self.asksForHelp) else {
-            return try root.parseAsRoot(arguments)
-        }
-        return try templates.parse(leaf, root: root, path: path.dropFirst().map { $0._commandName },
-                                   Array(arguments.dropFirst(path.count - 1)))
-    }
-
-    /// Words that argument-parser answers with help or a version rather than a command.
-    static func asksForHelp(_ word: String) -> Bool {
-        word == "-h" || word == "--help" || word == "-help" || word == "help" || word == "--version"
-            || word.hasPrefix("--generate-completion") || word.hasPrefix("--experimental-dump")
-    }
-
-    /// The deepest subcommand that the leading words name.
-    func subcommand(of root: any ParsableCommand.Type, path arguments: [String]) -> any ParsableCommand.Type {
-        commandPath(of: root, arguments).last ?? root
-    }
-
-    /// `products list` for `["list", "--x"]` under products: where to find help.
-    func helpPath(root: any ParsableCommand.Type, arguments: [String]) -> String {
-        commandPath(of: root, arguments).map { $0._commandName }.joined(separator: " ")
     }
 
     var helpColumns: Int? { terminal.stdoutIsTerminal ? Terminal.width(environment: environment) : 80 }
