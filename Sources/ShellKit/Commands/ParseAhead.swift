@@ -20,30 +20,27 @@ final class ParseAhead: @unchecked Sendable {
     private let condition = NSCondition()
     /// Prepared commands by index, waiting for their turn.
     private var ready: [Int: CommandParser.PreparedLine] = [:]
-    /// The next index a parsing thread takes.
+    /// The next index the parsing thread takes.
     private var nextToPrepare = 0
     private var consumedCount = 0
     private var stopped = false
     /// Threads asleep on the condition: a wake-up is only sent when someone waits (each futex
     /// call costs as much as parsing a line).
     private var consumerWaiting = false
-    private var producersWaiting = 0
+    private var producerWaiting = false
     private let threaded: Bool
 
-    /// One parsing thread by default: with parse templates (``CommandTemplates``) a line parses
-    /// in a few microseconds and a second thread only adds contention (100k lines: 11.3 s with
-    /// one, 11.7 s with two, 14.0 s parsing inline).
-    init(_ commands: [ScriptCommand], threads: Int = 1,
-         prepare: @escaping @Sendable (String) -> CommandParser.PreparedLine) {
+    /// Starts one parsing thread for scripts of ``threadThreshold`` lines or more: with parse
+    /// templates (``CommandTemplates``) a line parses in microseconds, and a second thread only
+    /// added contention (100k lines: 11.3 s with one, 11.7 s with two, 14.0 s parsing inline).
+    init(_ commands: [ScriptCommand], prepare: @escaping @Sendable (String) -> CommandParser.PreparedLine) {
         self.commands = commands
         self.prepare = prepare
         self.threaded = commands.count >= Self.threadThreshold
         guard threaded else { return }
-        for number in 1...max(1, threads) {
-            let thread = Thread { [self] in produce() }
-            thread.name = "shopsh parse-ahead \(number)"
-            thread.start()
-        }
+        let thread = Thread { [self] in produce() }
+        thread.name = "shopsh parse-ahead"
+        thread.start()
     }
 
     /// The next command and its prepared form, in script order; nil after the last one.
@@ -66,11 +63,11 @@ final class ParseAhead: @unchecked Sendable {
         consumedCount += 1
         // A full buffer refills from half: waking the parser for every line would cost a futex
         // round trip per command.
-        if producersWaiting > 0 && nextToPrepare - consumedCount <= Self.capacity / 2 { condition.broadcast() }
+        if producerWaiting && nextToPrepare - consumedCount <= Self.capacity / 2 { condition.broadcast() }
         return prepared.map { (command, $0) }
     }
 
-    /// Stops the parsing threads (the batch ended early or finished).
+    /// Stops the parsing thread (the batch ended early or finished).
     func stop() {
         condition.lock()
         stopped = true
@@ -82,9 +79,9 @@ final class ParseAhead: @unchecked Sendable {
         while true {
             condition.lock()
             while !stopped && nextToPrepare < commands.count && nextToPrepare - consumedCount >= Self.capacity {
-                producersWaiting += 1
+                producerWaiting = true
                 condition.wait()
-                producersWaiting -= 1
+                producerWaiting = false
             }
             guard !stopped, nextToPrepare < commands.count else {
                 condition.unlock()
