@@ -57,6 +57,14 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// Closes the connection at the end of the process (SQLite checkpoints the WAL and removes it,
+    /// as when any last connection closes) and keeps the store alive until the exit: releasing it
+    /// would dispose of GRDB's dispatch queue, which starts a worker thread just to do that.
+    public func closeForExit() {
+        try? database.close()
+        _ = Unmanaged.passRetained(self)
+    }
+
     /// Every service of this store.
     public var services: ShopServices {
         ShopServices(products: SQLiteProductService(database: database), baskets: SQLiteBasketService(database: database),

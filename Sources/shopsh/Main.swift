@@ -73,6 +73,7 @@ enum Main {
             printError(error.message)
             return 1
         }
+        defer { store.closeForExit() }
         let session = Session(storeName: StoreLocation.storeName(store.path), environment: environment)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
