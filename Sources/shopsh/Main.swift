@@ -12,7 +12,7 @@ enum Main {
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Self.environment()
         let rest = Array(arguments.dropFirst())
         let status: Int32
         switch arguments.first {
@@ -24,6 +24,22 @@ enum Main {
         default: status = run(arguments, environment: environment)
         }
         exit(status)
+    }
+
+    /// The process environment as a dictionary, read from `environ` directly: ProcessInfo's
+    /// copy costs ~0.2 ms of start-up (its first use sets up the whole ProcessInfo).
+    static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if values[name] == nil { values[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return values
     }
 
     // MARK: - Modes
