@@ -165,6 +165,17 @@ import Testing
         #expect(result.stdout == "3\n4\n")
     }
 
+    @Test func aFailingSourcedFileReportsItsOwnLineOnly() throws {
+        let sandbox = try ShopshSandbox()
+        let path = try sandbox.file("inner.shop", "products show 3 -o tsv --fields id --no-header\nproducts show nope\n")
+        let result = try sandbox.run(["--continue-on-error"],
+                                     stdin: "source \(path)\nproducts show 4 -o tsv --fields id --no-header\n")
+        #expect(result.status == 1)
+        #expect(result.stdout == "3\n4\n")
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors == ["\(path):2: error: no product with id or SKU \"nope\""], "stderr: \(result.stderr)")
+    }
+
     @Test func helpForCommandsAndSubcommands() throws {
         let sandbox = try ShopshSandbox()
         let overview = try sandbox.ok("help")

@@ -173,6 +173,30 @@ struct InteractiveTests {
         #expect(!screen.contains("\n:\n"))
     }
 
+    @Test func ctrlCStopsARunningSourcedFileWhereItIs() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let lines = 100_000
+        let path = try sandbox.file("long.shop", String(repeating: "products show 1 --fields sku\n", count: lines))
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("set pager off", "Enter")
+        try terminal.send("source \(path)", "Enter")
+        try terminal.waitFor { $0.contains("sku  BEA-ESS-ESS-001") }   // running
+        try terminal.send("C-c")
+        let screen = try terminal.waitFor { screen in   // the error, then the prompt on the last line
+            screen.contains("error: interrupted")
+                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+        }
+        // Stopped at a line of the file, well before its end; nothing else was reported.
+        let stoppedAt = screen.split(separator: "\n").first { $0.hasPrefix("\(path):") && $0.hasSuffix(": error: interrupted") }
+        let line = stoppedAt.flatMap { Int($0.dropFirst(path.count + 1).prefix { $0.isNumber }) }
+        #expect(line.map { $0 < lines } == true, "screen:\n\(screen)")
+        #expect(!screen.contains("SourcedFileFailed"))
+        try terminal.send("products show 3 --fields sku", "Enter")
+        try terminal.waitFor { $0.contains("BEA-VEL-POW-003") }
+    }
+
     @Test func ctrlCClearsTheLineAndTheShellStaysUp() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("products show 1")

@@ -34,6 +34,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
     public private(set) var exitRequested = false
     /// Files being sourced, to refuse a file that sources itself.
     private var sourcing: [String] = []
+    /// How many scripts (`-f`, `source`) are running, one inside another.
+    private var scriptDepth = 0
 
     /// `stdout` and `stderr` default to the process's streams; tests pass a memory sink and a collector.
     public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
@@ -105,7 +107,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     func execute(words: [String], location: String?, destination: OutputDestination,
                  command prepared: CommandParser.ParsedCommand?) async -> CommandOutcome {
-        Interrupt.clear()
+        // A Ctrl-C is forgotten when the operator's next command starts, not between the
+        // commands of a script: the script stops at it (see `run(script:)`).
+        if scriptDepth == 0 { Interrupt.clear() }
         let context = CommandContext(services: services, session: session, terminal: terminal,
                                      environment: environment, sink: destination.sink,
                                      sinkIsTerminal: destination.isTerminal, host: self)
@@ -132,6 +136,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
         } catch let error as ShopError {
             report(error, location: location, words: words)
             return error.isUsageError ? .usageError : .failure
+        } catch let error as SourcedFileFailed {
+            return error.usage ? .usageError : .failure   // the file's failing line said why
         } catch let error as OutputError {
             if error == .brokenPipe { return .success }
             report(ShopError.storage("cannot write output: \(error)"), location: location, words: words)
@@ -154,16 +160,24 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     // MARK: - Batches
 
-    /// Runs `commands` in order. Stops at the first failure unless `continueOnError`.
-    /// Returns the worst outcome.
+    /// Runs `commands` in order. Stops at the first failure unless `continueOnError`, and at
+    /// Ctrl-C (`source` at the prompt) whatever the options. Returns the worst outcome.
     public func run(script commands: some Sequence<ScriptCommand>, label: String,
                     continueOnError: Bool) async -> CommandOutcome {
         var worst = CommandOutcome.success
         let ahead = ParseAhead(Array(commands)) { [parser] line in parser.prepare(line) }
         defer { ahead.stop() }
+        scriptDepth += 1
+        defer { scriptDepth -= 1 }
         while let (command, prepared) = ahead.next() {
-            let outcome = await execute(prepared, location: "\(label):\(command.line)")
+            let location = "\(label):\(command.line)"
+            let outcome = await execute(prepared, location: location)
             worst = Self.worse(worst, outcome)
+            if Interrupt.isRequested {
+                // A command that saw Ctrl-C itself has said so; one that finished first has not.
+                if outcome == .success { report(ShopError.interrupted, location: location, words: []) }
+                return Self.worse(worst, .failure)
+            }
             if exitRequested { break }
             if outcome != .success && !continueOnError { break }
         }
@@ -229,7 +243,6 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Writes one error line: `error: …`, `FILE:LINE: error: …`, or a JSON object when the
     /// command's (or the session's) format is json or ndjson.
     func report(_ error: any Error, location: String?, words: [String]) {
-        if error is SourcedFileFailed { return }   // the sourced file reported its own error
         let message = (error as? ShopError)?.message ?? "\(error)"
         if Self.wantsJSON(words: words, session: session) {
             var object = "{\"error\":" + JSONText.quoted(message)
