@@ -34,12 +34,23 @@ public protocol PricedLine {
 
 extension PricedLine {
     /// Price times quantity, before the discount.
-    public var total: Money { unitPrice.times(quantity) }
+    public var total: Money { get throws(ShopError) { try unitPrice.times(quantity) } }
     /// The line total after the discount, rounded once to the minor unit.
-    public var discountedTotal: Money { total.discounted(by: discount) }
+    public var discountedTotal: Money { get throws(ShopError) { try total.discounted(by: discount) } }
 }
 
 extension BasketLine: PricedLine {}
+
+extension Sequence where Element: PricedLine {
+    /// How many items the lines hold in all. The shop's limits keep this far below `Int.max`;
+    /// a store edited by hand could pass it, so the sum saturates instead of trapping.
+    public var totalQuantity: Int {
+        reduce(0) { sum, line in
+            let (next, overflow) = sum.addingReportingOverflow(line.quantity)
+            return overflow ? .max : next
+        }
+    }
+}
 
 /// A product a user marked as a favourite.
 public struct Favorite: Hashable, Sendable {

@@ -13,10 +13,13 @@ public struct Basket: Hashable, Sendable {
 
     public var currency: Currency { lines.first?.unitPrice.currency ?? .usd }
     /// Sum of price × quantity, before discounts.
-    public var total: Money { lines.reduce(.zero(currency)) { $0 + $1.total } }
+    public var total: Money { get throws(ShopError) { try Money.sum(lines.map { line throws(ShopError) in try line.total }, currency: currency) } }
     /// Sum of the discounted line totals (each rounded once).
-    public var discountedTotal: Money { lines.reduce(.zero(currency)) { $0 + $1.discountedTotal } }
-    public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }
+    public var discountedTotal: Money {
+        get throws(ShopError) { try Money.sum(lines.map { line throws(ShopError) in try line.discountedTotal }, currency: currency) }
+    }
+    /// How many items the basket holds.
+    public var totalQuantity: Int { lines.totalQuantity }
 }
 
 /// The baskets. Quantities are whole numbers from 1 to `BasketLimits.maxQuantity`.
@@ -32,10 +35,6 @@ public protocol BasketService: Sendable {
     func clearBasket(_ user: String) async throws -> Int
     /// Turns the basket into an order in one transaction (see `OrderService`).
     func checkout(_ user: String) async throws -> Order
-}
-
-public enum BasketLimits {
-    public static let maxQuantity = 10_000
 }
 
 /// A favourite with its product.

@@ -37,20 +37,44 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The sum of two amounts in the same currency.
-    public static func + (lhs: Money, rhs: Money) -> Money {
+    ///
+    /// - Throws: `ShopError.invalidInput` when the sum does not fit in 64-bit minor units (the
+    ///   shop's limits keep real totals far below that; a store edited by hand may not).
+    public static func + (lhs: Money, rhs: Money) throws(ShopError) -> Money {
         precondition(lhs.currency == rhs.currency, "adding amounts in different currencies")
-        return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
+        let (sum, overflow) = lhs.minorUnits.addingReportingOverflow(rhs.minorUnits)
+        guard !overflow else { throw tooLarge(lhs.currency) }
+        return Money(minorUnits: sum, currency: lhs.currency)
     }
 
     /// The amount times a whole quantity.
-    public func times(_ quantity: Int) -> Money {
-        Money(minorUnits: minorUnits * Int64(quantity), currency: currency)
+    ///
+    /// - Throws: `ShopError.invalidInput` when the product does not fit in 64-bit minor units.
+    public func times(_ quantity: Int) throws(ShopError) -> Money {
+        let (product, overflow) = minorUnits.multipliedReportingOverflow(by: Int64(quantity))
+        guard !overflow else { throw Self.tooLarge(currency) }
+        return Money(minorUnits: product, currency: currency)
     }
 
-    /// The amount reduced by a percentage, rounded once to the minor unit.
+    /// The amount reduced by a percentage, rounded once to the minor unit. Computed in 128 bits:
+    /// the result is never larger than the amount, so it cannot overflow.
     public func discounted(by percent: Percentage) -> Money {
-        let keptHundredthsOfPercent = Int64(10_000 - percent.hundredths)
-        return Money(minorUnits: ExactDecimal.divideRounded(minorUnits * keptHundredthsOfPercent, by: 10_000),
-                     currency: currency)
+        let kept = Int128(10_000 - min(max(percent.hundredths, 0), 10_000))
+        let numerator = Int128(minorUnits) * kept
+        var rounded = numerator / 10_000
+        if (numerator % 10_000).magnitude * 2 >= 10_000 { rounded += numerator < 0 ? -1 : 1 }
+        // |rounded| ≤ |minorUnits|, so it always fits back into 64 bits.
+        return Money(minorUnits: Int64(truncatingIfNeeded: rounded), currency: currency)
+    }
+
+    /// The sum of `amounts`, all in `currency` (zero when there are none).
+    public static func sum(_ amounts: some Sequence<Money>, currency: Currency) throws(ShopError) -> Money {
+        var total = Money.zero(currency)
+        for amount in amounts { total = try total + amount }
+        return total
+    }
+
+    private static func tooLarge(_ currency: Currency) -> ShopError {
+        .invalidInput("amount too large: the total does not fit in \(currency.code) minor units (at most \(Money(minorUnits: .max, currency: currency).decimalString))")
     }
 }

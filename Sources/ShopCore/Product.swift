@@ -136,7 +136,7 @@ public enum StockChange: Hashable, Sendable {
     /// Parses `+5`, `-3` or `=10`.
     public static func parse(_ text: String) throws(ShopError) -> StockChange {
         let body = String(text.dropFirst())
-        guard let first = text.first, let amount = Int(body), amount >= 0, amount <= 1_000_000_000,
+        guard let first = text.first, let amount = Int(body), amount >= 0, amount <= ProductLimits.maxStock,
               body.allSatisfy(\.isASCII), body.first != "+", body.first != "-" else {
             throw .invalidInput("invalid stock change \"\(text)\": expected +N, -N or =N with a whole number N")
         }

@@ -26,6 +26,7 @@ struct SQLiteBasketService: BasketService {
             let item = try SQLiteProductService.find(db, product)
             try Self.refuseDisabled(customer, "add to the basket of")
             try Self.refuseOutOfStock(item)
+            try Self.refuseNewLineIfFull(db, customer, item)
             // One statement: inserts the line or increments it, unless that would pass the limit.
             let stored = try Int.fetchOne(db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
@@ -38,7 +39,6 @@ struct SQLiteBasketService: BasketService {
                                                arguments: [customer.id, item.id]) ?? 0
                 throw ShopError.conflict("cannot add \(quantity) × \(item.sku) to the basket of \(customer.username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
             }
-            try Self.refuseHugeLine(item, quantity: stored)
             return Self.line(customer.id, item, quantity: stored)
         }
     }
@@ -63,7 +63,7 @@ struct SQLiteBasketService: BasketService {
             if quantity > (current ?? 0) {
                 try Self.refuseDisabled(customer, "add to the basket of")
                 try Self.refuseOutOfStock(item)
-                try Self.refuseHugeLine(item, quantity: quantity)
+                if current == nil { try Self.refuseNewLineIfFull(db, customer, item) }
             }
             try db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
@@ -134,8 +134,8 @@ struct SQLiteBasketService: BasketService {
         try db.execute(sql: """
             INSERT INTO orders (user_id, customer, status, currency, total_minor, discounted_total_minor)
             VALUES (?, ?, 'placed', ?, ?, ?)
-            """, arguments: [customer.id, customer.username, basket.currency.code, basket.total.minorUnits,
-                             basket.discountedTotal.minorUnits])
+            """, arguments: [customer.id, customer.username, basket.currency.code, try basket.total.minorUnits,
+                             try basket.discountedTotal.minorUnits])
         let orderID = db.lastInsertedRowID
         for (index, line) in lines.enumerated() {
             try db.execute(sql: """
@@ -186,15 +186,16 @@ struct SQLiteBasketService: BasketService {
         }
     }
 
-    /// Keeps line totals (and their sums) far from Int64 overflow, whatever a product costs.
-    static func refuseHugeLine(_ product: Product, quantity: Int) throws(ShopError) {
-        let (total, overflow) = product.price.minorUnits.multipliedReportingOverflow(by: Int64(quantity))
-        guard !overflow, total <= maxLineMinorUnits else {
-            throw .conflict("\(quantity) × \(product.sku) at \(product.price) is more than one basket line may hold")
-        }
+    /// Refuses a new line when the basket already holds `BasketLimits.maxLines` products (which,
+    /// with the price and quantity limits, keeps every basket total inside 64-bit minor units).
+    static func refuseNewLineIfFull(_ db: Database, _ user: User, _ product: Product) throws {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT count(*), coalesce(max(product_id = ?), 0) FROM basket_lines WHERE user_id = ?
+            """), arguments: [product.id, user.id]) else { return }
+        let (lines, hasProduct): (Int, Bool) = (row[0], row[1])
+        guard !hasProduct, lines >= BasketLimits.maxLines else { return }
+        throw ShopError.conflict("the basket of \(user.username) already holds \(BasketLimits.maxLines) products, the most a basket may hold")
     }
-
-    static let maxLineMinorUnits: Int64 = 100_000_000_000_000
 
     static func refuseOutOfStock(_ product: Product) throws(ShopError) {
         guard product.stock > 0 else {

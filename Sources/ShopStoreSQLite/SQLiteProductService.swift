@@ -86,7 +86,9 @@ struct SQLiteProductService: ProductService {
                 }
                 newStock = product.stock - amount
             }
-            guard newStock <= 1_000_000_000 else { throw ShopError.invalidInput("stock would exceed 1000000000") }
+            guard newStock <= ProductLimits.maxStock else {
+                throw ShopError.invalidInput("stock would exceed \(ProductLimits.maxStock)")
+            }
             try db.execute(sql: "UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
                            arguments: [newStock, product.id])
             var updated = product
@@ -133,11 +135,16 @@ struct SQLiteProductService: ProductService {
             }
         }
         let id: Int64
+        if let requested = new.id {
+            guard ProductLimits.idRange.contains(requested) else {
+                throw ShopError.invalidInput("invalid product id \(requested): ids run from \(ProductLimits.idRange.lowerBound) to \(ProductLimits.idRange.upperBound)")
+            }
+        }
         if let requested = new.id,
            try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE id = ?", arguments: [requested]) == nil {
             id = requested
         } else {
-            id = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM products") ?? 0) + 1
+            id = try nextID(db)
         }
         let sku = new.sku ?? makeSKU(category: new.category, id: id)
         try db.execute(sql: """
@@ -181,6 +188,22 @@ struct SQLiteProductService: ProductService {
         arguments.append(id)
         try db.execute(sql: "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                        arguments: StatementArguments(arguments))
+    }
+
+    /// The id after the highest one or, once that reaches the end of `ProductLimits.idRange`
+    /// (an import may bring any id in it), the lowest free one.
+    static func nextID(_ db: Database) throws -> Int64 {
+        let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM products") ?? 0
+        if highest < ProductLimits.idRange.upperBound { return max(highest, 0) + 1 }
+        let lowestFree = try Int64.fetchOne(db, sql: """
+            SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM products WHERE id = 1) THEN 1 ELSE
+                (SELECT min(p.id) + 1 FROM products p
+                 WHERE p.id >= 1 AND p.id < ? AND NOT EXISTS (SELECT 1 FROM products q WHERE q.id = p.id + 1)) END
+            """, arguments: [ProductLimits.idRange.upperBound])
+        guard let lowestFree else {
+            throw ShopError.conflict("no product id is free (ids run from 1 to \(ProductLimits.idRange.upperBound))")
+        }
+        return lowestFree
     }
 
     /// The product whose id or SKU is `reference`.
@@ -237,9 +260,6 @@ struct SQLiteProductService: ProductService {
 
     // MARK: - Validation
 
-    /// The highest price a product may have: 1,000,000,000.00 in the base currency.
-    static let maxPriceMinorUnits: Int64 = 100_000_000_000
-
     static func validate(title: String? = nil, category: String? = nil, price: Money? = nil, stock: Int? = nil) throws {
         if let title, title.trimmingASCIISpaces.isEmpty { throw ShopError.invalidInput("title must not be empty") }
         if let category {
@@ -251,10 +271,12 @@ struct SQLiteProductService: ProductService {
         }
         if let price, price.minorUnits < 0 { throw ShopError.invalidInput("price must not be negative") }
         // Bounded so that price × quantity × lines can never overflow 64-bit minor units.
-        if let price, price.minorUnits > maxPriceMinorUnits {
-            throw ShopError.invalidInput("price \(price.decimalString) is too high (at most \(Money(minorUnits: maxPriceMinorUnits, currency: price.currency).decimalString))")
+        if let price, price.minorUnits > ProductLimits.maxPriceMinorUnits {
+            throw ShopError.invalidInput("price \(price.decimalString) is too high (at most \(Money(minorUnits: ProductLimits.maxPriceMinorUnits, currency: price.currency).decimalString))")
         }
-        if let stock, stock < 0 || stock > 1_000_000_000 { throw ShopError.invalidInput("stock must be from 0 to 1000000000") }
+        if let stock, stock < 0 || stock > ProductLimits.maxStock {
+            throw ShopError.invalidInput("stock must be from 0 to \(ProductLimits.maxStock)")
+        }
     }
 
     static func validateSKU(_ sku: String) throws {

@@ -14,47 +14,106 @@ import ShopCore
 public final class SQLiteStore: Sendable {
     /// The database file.
     public let path: String
+    /// Whether the store was opened for reading only: the operator may not write the file or its
+    /// folder, or the file system is read-only. Every change then fails with one clear line.
+    public let isReadOnly: Bool
+    /// Things the operator should know about the file (e.g. that other users can read it).
+    public let warnings: [String]
     let database: DatabaseQueue
 
-    /// Opens the store at `path`, creating the file (and its folder) when `create` is true,
-    /// and brings its schema up to date.
+    /// Opens the store at `path` and brings its schema up to date.
+    ///
+    /// With `create`, a missing file (and its folder, mode 0700) is created, mode 0600. An existing
+    /// file must be a shopsh store: a database of another application, a file that is not SQLite
+    /// and a store written by a newer shopsh are refused without being changed. A store the
+    /// operator may only read is opened read-only.
     public init(path: String, create: Bool = false) throws(ShopError) {
         self.path = path
-        let fileManager = FileManager.default
-        if !fileManager.fileExists(atPath: path) {
+        if !FileManager.default.fileExists(atPath: path) {
             guard create else {
                 throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
             }
-            let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty {
-                do {
-                    try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw .storage("cannot create folder \(folder): \(error.localizedDescription)")
-                }
-            }
+            try StoreFile.createEmpty(at: path)
         }
+        try StoreFile.refuseNonSQLite(at: path)
+        let readOnly = !StoreFile.isWritable(path)
+        isReadOnly = readOnly
+        warnings = StoreFile.permissionWarnings(path)
+        do {
+            database = try Self.connect(path, readOnly: readOnly)
+            let identity = try database.read { db in try StoreIdentity.inspect(db) }
+            try identity.refuseIfNotOurs(path)
+            if readOnly {
+                guard identity.isCurrent else {
+                    throw ShopError.storage("the store \(path) needs an upgrade to this shopsh's schema, which needs write access")
+                }
+            } else {
+                try database.writeWithoutTransaction { db in
+                    // WAL is stored in the file: set once, then this pragma only reads it back.
+                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+                if !identity.isCurrent { try Schema.migrator.migrate(database) }
+            }
+        } catch let error as ShopError {
+            throw error
+        } catch {
+            throw .storage("cannot open store \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// One connection to `path`: read-write, or read-only (immutable when SQLite cannot even
+    /// set up its shared memory beside a WAL file, e.g. on a read-only file system).
+    private static func connect(_ path: String, readOnly: Bool) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
         configuration.allowsUnsafeTransactions = true   // `--atomic` keeps one open across commands
+        configuration.readonly = readOnly
         configuration.prepareDatabase { db in
-            // WAL is stored in the file: set once, then this pragma only reads it back.
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // 8 MiB of page cache (SQLite's default is 2): a batch of random basket commands reads
             // its index pages from memory instead of the file (100k commands 8.4 → 7.0 s), and a
             // full export still streams in flat memory (29 MB at 100k and at 1M rows; 32 MiB
             // made that 43 → 54 MB).
             try db.execute(sql: "PRAGMA cache_size = -8192")
         }
+        guard readOnly else { return try DatabaseQueue(path: path, configuration: configuration) }
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Schema.migrator.migrate(database)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
         } catch {
-            throw .storage("cannot open store \(path): \(Self.describe(error))")
+            return try DatabaseQueue(path: StoreFile.immutableURI(path), configuration: configuration)
         }
+    }
+
+    /// Creates a store at `path` atomically: it is built aside (schema and whatever `populate`
+    /// puts in, such as the demo shop) and linked into place only when complete, so a run killed
+    /// half-way leaves no store, and of several shopsh processes creating one at once exactly one
+    /// succeeds while the others find it done.
+    ///
+    /// - Returns: false, changing nothing, when a store already exists at `path`.
+    public static func create(at path: String, populate: (SQLiteStore) throws(ShopError) -> Void) throws(ShopError) -> Bool {
+        if FileManager.default.fileExists(atPath: path) { return false }
+        try StoreFile.createFolder(of: path)
+        StoreFile.removeAbandonedBuilds(for: path)
+        let building = StoreFile.buildPath(for: path)
+        do {
+            let store = try SQLiteStore(path: building, create: true)
+            do {
+                try populate(store)
+                // Everything into the file itself: its -wal is named after the building path.
+                try store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                try store.database.close()
+            } catch {
+                try? store.database.close()
+                throw shopError(error)
+            }
+        } catch {
+            StoreFile.removeStore(building)
+            throw shopError(error)
+        }
+        return try StoreFile.moveIntoPlace(building, to: path)
     }
 
     /// Closes the connection at the end of the process (SQLite checkpoints the WAL and removes it,
@@ -84,11 +143,11 @@ public final class SQLiteStore: Sendable {
     // MARK: - Database access with errors a person can read
 
     func read<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        try database.shopRead(body)
+        do { return try database.shopRead(body) } catch { throw Self.shopError(error) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
-        try database.shopWrite(body)
+        do { return try database.shopWrite(body) } catch { throw Self.shopError(error) }
     }
 
     /// ShopErrors thrown inside a transaction pass through; database errors become `.storage`.
@@ -109,26 +168,43 @@ public final class SQLiteStore: Sendable {
 extension DatabaseQueue {
     /// Runs `body` in a deferred transaction, so it sees one snapshot of the file (inside a run
     /// transaction it simply joins it, and sees the run's changes).
-    func shopRead<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
+    func shopRead<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try inDatabase { db in
                 try db.isInsideTransaction ? body(db) : Self.isolated(db, in: .transaction(.deferred), body)
             }
         } catch {
-            throw SQLiteStore.shopError(error)
+            throw storeError(error)
         }
     }
 
     /// Runs `body` in an immediate write transaction or, inside a run transaction, in a savepoint
     /// of it, so that a failing command undoes only its own changes.
-    func shopWrite<T>(_ body: (Database) throws -> T) throws(ShopError) -> T {
+    func shopWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        if configuration.readonly { throw readOnlyError }
         do {
             return try writeWithoutTransaction { db in
                 try Self.isolated(db, in: db.isInsideTransaction ? .savepoint : .transaction(.immediate), body)
             }
         } catch {
-            throw SQLiteStore.shopError(error)
+            throw storeError(error)
         }
+    }
+
+    /// The error a service reports for `error`: database errors become one-line `.storage`
+    /// errors; everything else (a ShopError, a broken output pipe) passes through unchanged.
+    func storeError(_ error: any Error) -> any Error {
+        guard let databaseError = error as? DatabaseError else { return error }
+        switch databaseError.resultCode {
+        case .SQLITE_READONLY: return readOnlyError
+        case .SQLITE_BUSY: return ShopError.storage("the store is busy: another shopsh has held its write lock for more than 5 s; try again")
+        case .SQLITE_FULL: return ShopError.storage("the disk holding the store is full; nothing was changed")
+        default: return SQLiteStore.shopError(databaseError)
+        }
+    }
+
+    var readOnlyError: ShopError {
+        .storage("the store \(StoreFile.displayPath(path)) is open read-only (you may not write it, or its folder): this command would change it")
     }
 
     private enum Scope {
@@ -167,22 +243,23 @@ struct SQLiteRunTransaction: RunTransaction {
         try close(commit: commit)
     }
 
-    private func open() throws(ShopError) {
+    private func open() throws {
+        if database.configuration.readonly { throw database.readOnlyError }
         do {
             try database.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
         } catch {
-            throw SQLiteStore.shopError(error)
+            throw database.storeError(error)
         }
     }
 
-    private func close(commit: Bool) throws(ShopError) {
+    private func close(commit: Bool) throws {
         do {
             try database.writeWithoutTransaction { db in
                 guard db.isInsideTransaction else { return }
                 if commit { try db.commit() } else { try db.rollback() }
             }
         } catch {
-            throw SQLiteStore.shopError(error)
+            throw database.storeError(error)
         }
     }
 }

@@ -2,11 +2,28 @@
 
 import GRDB
 
-/// The store's migrations. Each one runs once, in a transaction, in order.
+/// The store's migrations. Each one runs once, in a transaction, in order, and sets
+/// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
 enum Schema {
+    /// The migrations, oldest first.
+    static let migrationNames = ["v1: shop", "v2: shopsh application id"]
+
+    /// The schema version of a store with every migration of this binary.
+    static var version: Int { migrationNames.count }
+
+    /// The tables a store has (besides GRDB's migration table).
+    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
+                             "currencies", "currency_rates"]
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: shop") { db in
+        func register(_ number: Int, _ body: @escaping @Sendable (Database) throws -> Void) {
+            migrator.registerMigration(migrationNames[number - 1]) { db in
+                try body(db)
+                try db.execute(sql: "PRAGMA user_version = \(number)")
+            }
+        }
+        register(1) { db in
             try db.execute(sql: """
                 CREATE TABLE shop_meta (
                     key   TEXT PRIMARY KEY,
@@ -106,6 +123,10 @@ enum Schema {
                 ) WITHOUT ROWID;
                 CREATE INDEX currency_rates_by_date ON currency_rates(date);
                 """)
+        }
+        register(2) { db in
+            // Marks the file as a shopsh store (see StoreIdentity).
+            try db.execute(sql: "PRAGMA application_id = \(StoreIdentity.applicationID)")
         }
         return migrator
     }

@@ -161,16 +161,15 @@ enum Main {
         }
         let path = options.store ?? storePath(explicit: nil, environment: environment)
         do {
-            if FileManager.default.fileExists(atPath: path) {
+            var summary: String?
+            let created = try SQLiteStore.create(at: path) { store throws(ShopError) in
+                if !options.empty { summary = try describeDemo(store, path: path) }
+            }
+            guard created else {
                 printError("a store already exists at \(path); remove it first or pick another --store")
                 return 1
             }
-            let store = try SQLiteStore(path: path, create: true)
-            if options.empty {
-                printNote("created an empty store at \(path)")
-            } else {
-                printNote(try describeDemo(store))
-            }
+            printNote(summary ?? "created an empty store at \(path)")
             return 0
         } catch {
             printError(error.message)
@@ -186,25 +185,29 @@ enum Main {
         return StoreLocation.defaultPath(environment: environment)
     }
 
-    /// Opens the chosen store. The default store is created with the demo shop on first run.
+    /// Opens the chosen store. The default store is created with the demo shop on first run
+    /// (built aside and moved into place when complete: see `SQLiteStore.create`).
     static func openStore(explicitPath: String?, environment: [String: String], terminal: Terminal) throws(ShopError) -> SQLiteStore {
         let path = storePath(explicit: explicitPath, environment: environment)
         let isDefault = explicitPath == nil && (environment["SHOPSH_STORE"] ?? "").isEmpty
-        guard isDefault, !FileManager.default.fileExists(atPath: path) else {
-            return try SQLiteStore(path: path)
+        if isDefault, !FileManager.default.fileExists(atPath: path) {
+            var summary: DemoShopSummary?
+            let created = try SQLiteStore.create(at: path) { store throws(ShopError) in summary = try store.importDemoShop() }
+            if created, let summary, terminal.stderrIsTerminal { printNote(describe(summary, at: path)) }
         }
-        let store = try SQLiteStore(path: path, create: true)
-        let description = try describeDemo(store)
-        if terminal.stderrIsTerminal { printNote(description) }
+        let store = try SQLiteStore(path: path)
+        for warning in store.warnings { printNote(warning) }
         return store
     }
 
     /// Imports the demo shop and says what was created.
-    static func describeDemo(_ store: SQLiteStore) throws(ShopError) -> String {
-        guard let summary = try store.importDemoShop() else {
-            return "using the existing shop at \(store.path)"
-        }
-        return "created the demo shop at \(store.path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
+    static func describeDemo(_ store: SQLiteStore, path: String) throws(ShopError) -> String {
+        guard let summary = try store.importDemoShop() else { return "using the existing shop at \(path)" }
+        return describe(summary, at: path)
+    }
+
+    static func describe(_ summary: DemoShopSummary, at path: String) -> String {
+        "created the demo shop at \(path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
     }
 
     // MARK: - Helpers
@@ -247,11 +250,12 @@ enum Main {
         }
     }
 
+    /// `shopsh: error: …` on stderr, with data in the message escaped as in table cells.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("shopsh: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("shopsh: error: \(TerminalEscaping.escape(message))\n".utf8))
     }
 
     static func printNote(_ message: String) {
-        FileHandle.standardError.write(Data("shopsh: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("shopsh: \(TerminalEscaping.escape(message))\n".utf8))
     }
 }

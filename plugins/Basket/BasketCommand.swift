@@ -71,7 +71,7 @@ struct AddToBasket: ShellCommand {
                                  valueName: "user-and-product"))
     var words: [String] = []
 
-    @Option(name: .customLong("qty"), help: ArgumentHelp("How many to add (default 1).", valueName: "N"))
+    @Option(name: .customLong("qty"), parsing: .unconditional, help: ArgumentHelp("How many to add (default 1).", valueName: "N"))
     var quantity: Int = 1
 
     @OptionGroup var currencyOption: CurrencyOption

@@ -30,7 +30,7 @@ enum BasketRows {
     static func totalsCells(_ basket: Basket, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(basket.user.id), .text(basket.user.username), .integer(Int64(basket.lines.count)),
          .integer(Int64(basket.totalQuantity)), try display.cell(basket.total), try display.cell(basket.discountedTotal),
-         .text(display.code(basket.total))] + display.extraCells
+         .text(try display.code(basket.total))] + display.extraCells
     }
 
     /// The head of `basket show -o json`: the totals without the line count (`lines` is the array).
@@ -46,7 +46,7 @@ enum BasketRows {
 
     /// The trailer of a table: `total 13037.88 USD · discounted 11510.81 USD · 12 items in 4 lines`.
     static func summary(_ basket: Basket, _ display: MoneyDisplay) throws -> String {
-        let code = display.code(basket.total)
+        let code = try display.code(basket.total)
         var text = "basket of \(basket.user.username): total \(try display.convert(basket.total).decimalString) \(code)"
             + " · discounted \(try display.convert(basket.discountedTotal).decimalString) \(code)"
             + " · \(basket.totalQuantity) item\(basket.totalQuantity == 1 ? "" : "s") in \(basket.lines.count) line\(basket.lines.count == 1 ? "" : "s")"
@@ -63,7 +63,7 @@ enum BasketRows {
 
     static func orderCells(_ order: Order, user: String, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(user), .text(order.status.rawValue),
-         .integer(Int64(order.lines.count)), .integer(Int64(order.lines.reduce(0) { $0 + $1.quantity })),
+         .integer(Int64(order.lines.count)), .integer(Int64(order.lines.totalQuantity)),
          try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
          .text(order.createdAt)] + display.extraCells
     }

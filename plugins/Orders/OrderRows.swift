@@ -44,7 +44,7 @@ enum OrderRows {
     /// `order 12 (placed): total 119.96 USD · discounted 105.41 USD · 4 items in 1 line`.
     static func summary(_ order: Order, _ display: MoneyDisplay) throws -> String {
         let code = display.code(order.total)
-        let items = order.lines.reduce(0) { $0 + $1.quantity }
+        let items = order.lines.totalQuantity
         var text = "order \(order.id) (\(order.status.rawValue)): total \(try display.convert(order.total).decimalString) \(code)"
             + " · discounted \(try display.convert(order.discountedTotal).decimalString) \(code)"
             + " · \(items) item\(items == 1 ? "" : "s") in \(order.lines.count) line\(order.lines.count == 1 ? "" : "s")"

@@ -171,7 +171,7 @@ private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: C
     try context.record(columns: OrderRows.columns(display), row: OrderRows.cells(after, display), options: output)
     var note = "order \(id): \(before.status.rawValue) → \(after.status.rawValue)"
     if status == .cancelled {
-        let restocked = after.lines.filter { $0.productID != nil }.reduce(0) { $0 + $1.quantity }
+        let restocked = after.lines.filter { $0.productID != nil }.totalQuantity
         note += " (\(restocked) item\(restocked == 1 ? "" : "s") put back in stock)"
     }
     context.note(note)

@@ -6,28 +6,28 @@ import ShopCore
 
 /// The product fields an operator can set.
 struct ProductFieldOptions: ParsableArguments {
-    @Option(help: "The product's title.")
+    @Option(parsing: .unconditional, help: "The product's title.")
     var title: String?
 
-    @Option(help: ArgumentHelp("The price in USD, e.g. 12.50.", valueName: "amount"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The price in USD, e.g. 12.50.", valueName: "amount"))
     var price: String?
 
-    @Option(help: "The category slug, e.g. kitchen-accessories.")
+    @Option(parsing: .unconditional, help: "The category slug, e.g. kitchen-accessories.")
     var category: String?
 
-    @Option(help: ArgumentHelp("Units in stock.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock.", valueName: "N"))
     var stock: Int?
 
-    @Option(help: "The stock-keeping unit (unique; made up from the category if left out).")
+    @Option(parsing: .unconditional, help: "The stock-keeping unit (unique; made up from the category if left out).")
     var sku: String?
 
-    @Option(help: "The brand.")
+    @Option(parsing: .unconditional, help: "The brand.")
     var brand: String?
 
-    @Option(help: "A description.")
+    @Option(parsing: .unconditional, help: "A description.")
     var description: String?
 
-    @Option(help: ArgumentHelp("A discount in percent, 0 to 100, e.g. 12.5.", valueName: "percent"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A discount in percent, 0 to 100, e.g. 12.5.", valueName: "percent"))
     var discount: String?
 
     var changes: ProductChanges {

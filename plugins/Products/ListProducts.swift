@@ -9,13 +9,13 @@ struct ProductFilterOptions: ParsableArguments {
     @Option(help: "Only products in this category (a slug, see products categories).")
     var category: String?
 
-    @Option(help: "Only products whose title, description, brand or SKU contains this text.")
+    @Option(parsing: .unconditional, help: "Only products whose title, description, brand or SKU contains this text.")
     var search: String?
 
-    @Option(name: .customLong("min-price"), help: ArgumentHelp("Only products costing at least this much (USD).", valueName: "amount"))
+    @Option(name: .customLong("min-price"), parsing: .unconditional, help: ArgumentHelp("Only products costing at least this much (USD).", valueName: "amount"))
     var minPrice: String?
 
-    @Option(name: .customLong("max-price"), help: ArgumentHelp("Only products costing at most this much (USD).", valueName: "amount"))
+    @Option(name: .customLong("max-price"), parsing: .unconditional, help: ArgumentHelp("Only products costing at most this much (USD).", valueName: "amount"))
     var maxPrice: String?
 
     @Flag(name: .customLong("in-stock"), help: "Only products with stock.")

@@ -7,19 +7,19 @@ import ShopCore
 
 /// The user fields an operator can set.
 struct UserFieldOptions: ParsableArguments {
-    @Option(help: "The username: 2 to 32 of a-z, 0-9, '.', '_' and '-' (unique, case-insensitive).")
+    @Option(parsing: .unconditional, help: "The username: 2 to 32 of a-z, 0-9, '.', '_' and '-' (unique, case-insensitive).")
     var username: String?
 
-    @Option(help: "The email address (unique, case-insensitive).")
+    @Option(parsing: .unconditional, help: "The email address (unique, case-insensitive).")
     var email: String?
 
-    @Option(name: .customLong("first-name"), help: "The first name.")
+    @Option(name: .customLong("first-name"), parsing: .unconditional, help: "The first name.")
     var firstName: String?
 
-    @Option(name: .customLong("last-name"), help: "The last name.")
+    @Option(name: .customLong("last-name"), parsing: .unconditional, help: "The last name.")
     var lastName: String?
 
-    @Option(help: "The phone number (an empty value clears it).")
+    @Option(parsing: .unconditional, help: "The phone number (an empty value clears it).")
     var phone: String?
 
     @Option(help: ArgumentHelp("The role: admin, moderator or user.", valueName: "role"))

@@ -15,7 +15,7 @@ struct ListUsers: ShellCommand {
     @Option(help: ArgumentHelp("Only users with this status: active or disabled.", valueName: "status"))
     var status: String?
 
-    @Option(help: "Only users whose username, email or name contains this text (case-insensitive).")
+    @Option(parsing: .unconditional, help: "Only users whose username, email or name contains this text (case-insensitive).")
     var search: String?
 
     @OptionGroup var paging: PagingOptions

@@ -110,9 +110,10 @@ public final class CommandContext: @unchecked Sendable {
                             sink: sink)
     }
 
-    /// A message for the operator (stderr): confirmations, hints, empty-result notes.
+    /// A message for the operator (stderr): confirmations, hints, empty-result notes. Data in it
+    /// is escaped as in table cells.
     public func note(_ text: String) {
-        host.writeToStderr(text + "\n")
+        host.writeToStderr(TerminalEscaping.escape(text) + "\n")
     }
 }
 

@@ -23,10 +23,11 @@ final class OutputDestination {
         OutputDestination(sink: sink, isTerminal: isTerminal, fileDescriptor: nil, childPID: nil)
     }
 
-    /// `> FILE` (truncate) or `>> FILE` (append), created with mode 0644.
+    /// `> FILE` (truncate) or `>> FILE` (append). A new file is created with mode 0600: what
+    /// shopsh writes is customer data.
     static func file(_ redirect: Redirect) throws(ShopError) -> OutputDestination {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (redirect.append ? O_APPEND : O_TRUNC)
-        let descriptor = open(redirect.path, flags, 0o644)
+        let descriptor = open(redirect.path, flags, 0o600)
         guard descriptor >= 0 else {
             throw .invalidInput("cannot write \(redirect.path): \(String(cString: strerror(errno)))")
         }
@@ -74,12 +75,21 @@ final class OutputDestination {
     }
 
     /// Flushes, closes a file or pipe, and waits for a piped command to finish.
-    func finish() {
+    ///
+    /// - Returns: an error when the piped command failed (`| false`, `| grep` finding nothing),
+    ///   as `sh` makes a pipeline's status that of its last command.
+    func finish() -> ShopError? {
         try? sink.flush()
         if let fileDescriptor { close(fileDescriptor) }
-        if let childPID {
-            var status: Int32 = 0
-            while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
+        guard let childPID else { return nil }
+        var status: Int32 = 0
+        while waitpid(childPID, &status, 0) < 0 {
+            guard errno == EINTR else { return nil }
         }
+        let exited = status & 0x7F == 0
+        let code = exited ? (status >> 8) & 0xFF : status & 0x7F
+        guard code != 0 else { return nil }
+        return .invalidInput(exited ? "the command after | exited with status \(code)"
+                                    : "the command after | was killed by signal \(code)")
     }
 }

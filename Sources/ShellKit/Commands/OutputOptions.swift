@@ -36,10 +36,10 @@ public struct PagingOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Sort by fields, e.g. price:desc,title.", valueName: "field[:desc]"))
     public var sort: String?
 
-    @Option(help: ArgumentHelp("Show at most N rows (default \(PagingOptions.defaultLimit)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most N rows (default \(PagingOptions.defaultLimit)).", valueName: "N"))
     public var limit: Int?
 
-    @Option(help: ArgumentHelp("Skip the first N rows.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip the first N rows.", valueName: "N"))
     public var offset: Int?
 
     @Flag(help: "Show every row (no limit).")

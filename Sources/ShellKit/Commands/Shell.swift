@@ -82,8 +82,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
             report(error, location: location, words: parsed.words)
             return .failure
         }
-        defer { destination.finish() }
-        return await execute(words: parsed.words, location: location, destination: destination, command: prepared.command)
+        let outcome = await execute(words: parsed.words, location: location, destination: destination,
+                                    command: prepared.command)
+        if let failed = destination.finish(), outcome == .success {
+            report(failed, location: location, words: parsed.words)
+            return .failure
+        }
+        return outcome
     }
 
     /// Runs one command given as words (`["products", "list", "--all"]`). On a terminal, output
@@ -242,6 +247,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Writes one error line: `error: …`, `FILE:LINE: error: …`, or a JSON object when the
     /// command's (or the session's) format is json or ndjson.
+    /// Data in the message (a product title, a typed reference, a file name) is escaped as in
+    /// table cells, so the line stays one line and cannot drive the terminal.
     func report(_ error: any Error, location: String?, words: [String]) {
         let message = (error as? ShopError)?.message ?? "\(error)"
         if Self.wantsJSON(words: words, session: session) {
@@ -249,7 +256,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
             if let location { object += ",\"location\":" + JSONText.quoted(location) }
             writeToStderr(object + "}\n")
         } else {
-            writeToStderr((location.map { "\($0): " } ?? "") + "error: " + message + "\n")
+            let prefix = location.map { TerminalEscaping.escape($0) + ": " } ?? ""
+            writeToStderr(prefix + "error: " + TerminalEscaping.escape(message) + "\n")
         }
     }
 

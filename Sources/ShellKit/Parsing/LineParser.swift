@@ -62,6 +62,9 @@ public enum LineParser {
                 switch scanner.peek() {
                 case nil, "|", ">", "#":
                     throw .usage("missing file name after \(symbol)")
+                case "&":
+                    throw .usage("redirecting to a file descriptor (\(symbol)&…) is not supported; "
+                        + "errors already go to stderr; use > FILE or >> FILE, or quote the name")
                 default:
                     break
                 }

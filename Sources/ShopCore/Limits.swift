@@ -1,0 +1,25 @@
+// Limits: the ranges ids, prices, stock and quantities are kept in, so that no arithmetic on
+// them can overflow: every total the shop computes stays far inside 64-bit integers by construction.
+
+/// The catalogue's ranges, checked wherever a product is added, imported or changed.
+public enum ProductLimits {
+    /// Product ids run from 1 to 2^53 − 1, so that JSON readers that hold numbers as doubles
+    /// (jq, JavaScript) keep every id exact.
+    public static let idRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+
+    /// The highest price: 1,000,000,000.00 in the base currency (two-digit minor units).
+    public static let maxPriceMinorUnits: Int64 = 100_000_000_000
+
+    /// The highest stock of one product.
+    public static let maxStock = 1_000_000_000
+}
+
+/// The baskets' ranges. With `ProductLimits.maxPriceMinorUnits` they bound a line's total to
+/// 10^15 minor units, and a basket of `maxLines` lines to 10^18, below Int64's 9.2 × 10^18.
+public enum BasketLimits {
+    /// Quantities of one line are whole numbers from 1 to this.
+    public static let maxQuantity = 10_000
+
+    /// The most distinct products one basket may hold.
+    public static let maxLines = 1_000
+}
