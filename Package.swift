@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(name: "ShopCore"),
@@ -70,7 +71,8 @@ let package = Package(
             dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreSQLite"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+        .testTarget(name: "ShopCoreTests",
+                    dependencies: ["ShopCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"]),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),

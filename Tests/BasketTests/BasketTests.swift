@@ -67,7 +67,7 @@ func cents(_ value: JSONValue?) throws -> Money {
                       case .number(let quantityText)? = line["quantity"], let quantity = Int(quantityText) else {
                     Issue.record("bad line \(product)"); continue
                 }
-                total = total + (try cents(line["total"]))
+                total = try total + (try cents(line["total"]))
                 if merged[id] == nil {
                     order.append(id)
                     merged[id] = BasketLine(userID: 0, productID: id, sku: "", title: "",
@@ -76,14 +76,14 @@ func cents(_ value: JSONValue?) throws -> Money {
                 }
                 merged[id]?.quantity += quantity
             }
-            let discounted = order.compactMap { merged[$0] }.reduce(Money.zero(.usd)) { $0 + $1.discountedTotal }
+            let discounted = try order.compactMap { merged[$0] }.reduce(Money.zero(.usd)) { try $0 + $1.discountedTotal }
             let quantity = order.compactMap { merged[$0] }.reduce(0) { $0 + $1.quantity }
             #expect(try cents(object["total"]) == total, "cart of user \(userText): carts.json total")
 
             let basket = try await shop.services.baskets.basket(userText)
             #expect(basket.lines.count == merged.count, "user \(userText)")
-            #expect(basket.total == total, "user \(userText): total")
-            #expect(basket.discountedTotal == discounted, "user \(userText): discounted total")
+            #expect(try basket.total == total, "user \(userText): total")
+            #expect(try basket.discountedTotal == discounted, "user \(userText): discounted total")
             #expect(basket.totalQuantity == quantity, "user \(userText): quantity")
 
             // The command prints the same figures, exactly.
@@ -182,14 +182,39 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(await shop.run("basket remove emilys 1").outcome == .success)
         #expect(try shop.snapshot() == before)
 
-        // A line never gets near overflowing the money arithmetic, even at the highest price a product may have.
+        // At the highest price and quantity the limits allow, a line and the basket still total exactly,
+        // also when the price rises after the line was added (issue 9: this used to trap).
         _ = try await shop.services.products.addProduct(NewProduct(sku: "GOLD-1", title: "Gold bar", category: "gold",
-                                                                   price: Money(minorUnits: 100_000_000_000, currency: .usd), stock: 5))
-        #expect(await shop.run("basket add emilys GOLD-1 --qty 1001").outcome == .failure)
-        #expect(shop.stderr.contains("more than one basket line may hold"))
-        #expect(await shop.run("basket add emilys GOLD-1").outcome == .success)
-        #expect(await shop.run("basket set emilys GOLD-1 2000").outcome == .failure)
+                                                                   price: Money(minorUnits: 100, currency: .usd), stock: 5))
+        #expect(await shop.run("basket set emilys GOLD-1 10000").outcome == .success)
+        _ = try await shop.services.products.updateProduct("GOLD-1", ProductChanges(
+            price: Money(minorUnits: ProductLimits.maxPriceMinorUnits, currency: .usd), discount: .zero))
+        let (totalOutcome, totals) = await shop.run("basket total emilys -o tsv --fields total,discounted_total --no-header")
+        #expect(totalOutcome == .success)
+        // 13037.88 (the demo basket) + 10000 × 1,000,000,000.00, and 11510.81 + the same undiscounted.
+        #expect(totals == "10000000013037.88\t10000000011510.81\n")
+        #expect(await shop.run("basket checkout emilys").outcome == .failure)   // 5 in stock: refused, no trap
+        #expect(shop.stderr.contains("wanted 10000, in stock 5"))
         #expect(try await shop.services.baskets.basket("emilys").lines.count == 5)
+    }
+
+    @Test func aBasketHoldsAtMostTheLimitOfProducts() async throws {
+        let shop = try basketShell()
+        let products = shop.services.products, baskets = shop.services.baskets
+        let held = try await baskets.basket("emilys").lines.count
+        for index in 0..<(BasketLimits.maxLines - held) {
+            let product = try await products.addProduct(NewProduct(sku: "LIM-\(index)", title: "Limit \(index)", category: "limits",
+                                                                   price: Money(minorUnits: 100, currency: .usd), stock: 1))
+            _ = try await baskets.addToBasket("emilys", product: String(product.id), quantity: 1)
+        }
+        _ = try await products.addProduct(NewProduct(sku: "LIM-ONE-MORE", title: "One more", category: "limits",
+                                                     price: Money(minorUnits: 100, currency: .usd), stock: 1))
+        #expect(await shop.run("basket add emilys LIM-ONE-MORE").outcome == .failure)
+        #expect(shop.stderr.contains("already holds \(BasketLimits.maxLines) products"))
+        #expect(await shop.run("basket set emilys LIM-ONE-MORE 1").outcome == .failure)
+        // A product already in the basket can still be added to.
+        #expect(await shop.run("basket add emilys LIM-0").outcome == .success)
+        #expect(try await baskets.basket("emilys").lines.count == BasketLimits.maxLines)
     }
 
     @Test func tablesPutTheTotalsOnStderr() async throws {
@@ -240,7 +265,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         }
         let order = try await shop.services.orders.order(Int64(orderID))
         #expect(order.lines.count == 4)
-        #expect(order.total == basket.total && order.discountedTotal == basket.discountedTotal)
+        #expect(try order.total == basket.total && order.discountedTotal == basket.discountedTotal)
 
         // Lines keep the price as sold when the catalogue changes later.
         _ = try await shop.services.products.updateProduct("162", ProductChanges(title: "Renamed", price: Money(minorUnits: 1, currency: .usd)))

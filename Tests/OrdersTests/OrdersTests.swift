@@ -201,7 +201,7 @@ func todayUTC() -> String {
 
         let (outcome, text) = await shop.run("orders stats -o json")
         #expect(outcome == .success)
-        let revenue = first.discountedTotal + second.discountedTotal
+        let revenue = try first.discountedTotal + second.discountedTotal
         #expect(text == "[\n{\"day\":\"\(todayUTC())\",\"count\":3,\"revenue\":\(revenue.decimalString),\"currency\":\"USD\"}\n]\n")
 
         let emilys = try #require(try await shop.json("orders stats --by status --user emilys -o json") as? [[String: Any]])

@@ -61,9 +61,9 @@ import Testing
         #expect(ExactDecimal.divideRounded(25, by: 10) == 3)   // not banker's rounding
     }
 
-    @Test func discountRoundsOnceToTheCent() {
+    @Test func discountRoundsOnceToTheCent() throws {
         // DummyJSON cart 1, line 1: 4 × 29.99 = 119.96, 12.13 % off → 105.41.
-        let line = Money(minorUnits: 2999, currency: .usd).times(4)
+        let line = try Money(minorUnits: 2999, currency: .usd).times(4)
         #expect(line.minorUnits == 11996)
         #expect(line.discounted(by: Percentage(hundredths: 1213)).decimalString == "105.41")
     }
