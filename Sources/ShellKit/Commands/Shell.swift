@@ -141,7 +141,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         } catch let error as ShopError {
             report(error, location: location, words: words)
             return error.isUsageError ? .usageError : .failure
-        } catch let error as SourcedFileFailed {
+        } catch let error as AlreadyReported {
             return error.usage ? .usageError : .failure   // the file's failing line said why
         } catch let error as OutputError {
             if error == .brokenPipe { return .success }
@@ -193,9 +193,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
     public func run(file path: String, continueOnError: Bool) async -> CommandOutcome {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try FileInput.readText(path)
         } catch {
-            report(ShopError.notFound("cannot read \(path): \(Self.reason(error))"), location: nil, words: [])
+            report(error, location: nil, words: [])
             return .failure
         }
         return await run(script: ScriptReader.commands(in: text), label: path, continueOnError: continueOnError)
@@ -215,8 +215,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
         sourcing.append(absolute)
         defer { sourcing.removeLast() }
         let outcome = await run(file: path, continueOnError: false)
-        if outcome == .failure { throw SourcedFileFailed() }
-        if outcome == .usageError { throw SourcedFileFailed(usage: true) }
+        if outcome == .failure { throw AlreadyReported() }
+        if outcome == .usageError { throw AlreadyReported(usage: true) }
     }
 
     public func requestExit() { exitRequested = true }
@@ -277,15 +277,6 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return format == .json || format == .ndjson
     }
 
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        if nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        return nsError.localizedDescription
-    }
-
     var helpColumns: Int? { terminal.stdoutIsTerminal ? Terminal.width(environment: environment) : 80 }
 
     func flushStdout() {
@@ -293,7 +284,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 }
 
-/// Thrown by `source` when the sourced file failed; its own error line was already printed.
-struct SourcedFileFailed: Error {
-    var usage = false
+/// Thrown by a command that failed and has already said so (a sourced file's failing line, the
+/// `no match` of `users check-password`): the command fails, and the shell adds no error line.
+public struct AlreadyReported: Error {
+    /// Whether the failure was a usage error (exit status 2).
+    public var usage: Bool
+
+    public init(usage: Bool = false) {
+        self.usage = usage
+    }
 }
