@@ -180,14 +180,24 @@ public struct CurrencyInfo: Hashable, Sendable {
     }
 }
 
+/// The ISO 4217 list and the stored ECB rates. A store only fetches and stores here: which
+/// day's rates a conversion uses, and what an import may contain, are ShopCore's rules
+/// (`ratePair(from:to:on:)`, `rates(on:)`, `importRates(from:)` in CurrencyService+Rates.swift).
+/// No store holds rates for EUR: it is the base, 1 on every day that has any rates.
 public protocol CurrencyService: Sendable {
     func currencies() async throws -> [CurrencyInfo]
     /// The currency with this code, with its minor unit (unknown codes are an error).
     func currency(_ code: String) async throws -> Currency
-    /// The rates of the latest date on or before `date` (the newest date when nil).
-    func rates(on date: String?) async throws -> [CurrencyRate]
-    /// The rate of `code` per euro on the latest date on or before `date`; EUR is 1.
-    func rate(_ code: String, on date: String?) async throws -> CurrencyRate
-    /// Stores rates (replacing those of the same date and code); returns how many.
-    func importRates(_ rates: [CurrencyRate]) async throws -> Int
+    /// The stored rate of `code` on the latest day on or before `date` that has one (the newest
+    /// when `date` is nil); nil when there is none.
+    func latestRate(_ code: String, onOrBefore date: String?) async throws -> CurrencyRate?
+    /// Each stored currency's latest rate on or before `date` (the newest when nil), each with
+    /// its own date, ordered by code.
+    func latestRates(onOrBefore date: String?) async throws -> [CurrencyRate]
+    /// The latest day on or before `date` (the newest when nil) with any stored rate; nil when none.
+    func latestRateDay(onOrBefore date: String?) async throws -> String?
+    /// The first day with a stored rate for `code` (for any code when nil); nil when none.
+    func firstRateDay(_ code: String?) async throws -> String?
+    /// Stores rates in one transaction, replacing those of the same date and code; returns how many.
+    func storeRates(_ rates: [CurrencyRate]) async throws -> Int
 }

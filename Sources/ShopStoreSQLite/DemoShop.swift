@@ -145,15 +145,20 @@ enum DemoShop {
         return lines
     }
 
-    /// The ISO 4217 list: one row per code still in use, with its minor unit (nil for "N.A.").
+    /// The ISO 4217 list: one row per code still in use, with its minor unit (nil for "N.A."),
+    /// then the withdrawn codes not in use any more (CYP, BGN…: old ECB rates name them), with
+    /// no minor unit (nothing is priced in them) and the withdrawal month in the name.
     static func currencies(_ bytes: [UInt8]) throws(ShopError) -> [ISOCurrency] {
         let records = try CSVReader.records(in: String(decoding: bytes, as: UTF8.self))
+            .dropFirst().filter { $0.fields.count >= 6 && Currency.isWellFormedCode($0.fields[2]) }
         var seen = Set<String>()
         var result: [ISOCurrency] = []
-        for record in records.dropFirst() where record.fields.count >= 6 {
-            let code = record.fields[2], withdrawn = record.fields[5]
-            guard Currency.isWellFormedCode(code), withdrawn.isEmpty, seen.insert(code).inserted else { continue }
-            result.append(ISOCurrency(code: code, name: record.fields[1], minorUnits: Int(record.fields[4])))
+        for record in records where record.fields[5].isEmpty && seen.insert(record.fields[2]).inserted {
+            result.append(ISOCurrency(code: record.fields[2], name: record.fields[1], minorUnits: Int(record.fields[4])))
+        }
+        // A code withdrawn more than once (HRK) is named after its last withdrawal.
+        for record in records.sorted(by: { $0.fields[5] > $1.fields[5] }) where seen.insert(record.fields[2]).inserted {
+            result.append(ISOCurrency(code: record.fields[2], name: "\(record.fields[1]) (withdrawn \(record.fields[5]))", minorUnits: nil))
         }
         return result
     }

@@ -1,4 +1,5 @@
-// SQLiteCurrencyService: ISO 4217 currencies and ECB euro reference rates on SQLite.
+// SQLiteCurrencyService: ISO 4217 currencies and ECB euro reference rates on SQLite. It only
+// fetches and stores: which day a conversion uses is ShopCore's rule (CurrencyService+Rates).
 
 import GRDB
 import ShopCore
@@ -27,67 +28,57 @@ struct SQLiteCurrencyService: CurrencyService {
         }
     }
 
-    func rates(on date: String?) async throws -> [CurrencyRate] {
-        try database.shopRead { db in
-            let day = try Self.rateDate(db, onOrBefore: date)
-            return try Row.fetchAll(db, sql: "SELECT code, rate FROM currency_rates WHERE date = ? ORDER BY code", arguments: [day])
-                .compactMap { row in
-                    ExactDecimal.parse(row[1], maxScale: ECBRatesDecoder.rateScale).map { CurrencyRate(date: day, currency: row[0], rate: $0) }
-                }
-        }
-    }
-
-    func rate(_ code: String, on date: String?) async throws -> CurrencyRate {
+    func latestRate(_ code: String, onOrBefore date: String?) async throws -> CurrencyRate? {
         let code = code.uppercased()
         return try database.shopRead { db in
-            if code == Currency.eur.code {
-                return CurrencyRate(date: try Self.rateDate(db, onOrBefore: date), currency: code,
-                                    rate: ExactDecimal(units: 1, scale: 0))
-            }
-            var sql = "SELECT date, rate FROM currency_rates WHERE code = ?"
-            var arguments: StatementArguments = [code]
-            if let date {
-                sql += " AND date <= ?"
-                arguments += [date]
-            }
-            guard let row = try Row.fetchOne(db, sql: sql + " ORDER BY date DESC LIMIT 1", arguments: arguments),
-                  let rate = ExactDecimal.parse(row[1], maxScale: ECBRatesDecoder.rateScale) else {
-                if let first = try String.fetchOne(db, sql: "SELECT min(date) FROM currency_rates WHERE code = ?", arguments: [code]),
-                   let date {
-                    throw ShopError.notFound("no \(code) rate on or before \(date); the first \(code) rate is from \(first)")
-                }
-                throw ShopError.notFound("no exchange rate for \(code) (import one with: currency import FILE)")
-            }
-            return CurrencyRate(date: row[0], currency: code, rate: rate)
+            let row = try Row.fetchOne(db, sql: """
+                SELECT date, rate FROM currency_rates WHERE code = ? AND (?2 IS NULL OR date <= ?2)
+                ORDER BY date DESC LIMIT 1
+                """, arguments: [code, date])
+            return try row.map { try Self.rate(code: code, date: $0[0], text: $0[1]) }
         }
     }
 
-    func importRates(_ rates: [CurrencyRate]) async throws -> Int {
+    func latestRates(onOrBefore date: String?) async throws -> [CurrencyRate] {
+        try database.shopRead { db in
+            // SQLite takes the bare `rate` from the row that holds max(date).
+            try Row.fetchAll(db, sql: """
+                SELECT code, max(date), rate FROM currency_rates WHERE ?1 IS NULL OR date <= ?1
+                GROUP BY code ORDER BY code
+                """, arguments: [date])
+                .map { try Self.rate(code: $0[0], date: $0[1], text: $0[2]) }
+        }
+    }
+
+    func latestRateDay(onOrBefore date: String?) async throws -> String? {
+        try database.shopRead { db in
+            try String.fetchOne(db, sql: "SELECT max(date) FROM currency_rates WHERE ?1 IS NULL OR date <= ?1", arguments: [date])
+        }
+    }
+
+    func firstRateDay(_ code: String?) async throws -> String? {
+        try database.shopRead { db in
+            try String.fetchOne(db, sql: "SELECT min(date) FROM currency_rates WHERE ?1 IS NULL OR code = ?1",
+                                arguments: [code?.uppercased()])
+        }
+    }
+
+    func storeRates(_ rates: [CurrencyRate]) async throws -> Int {
         try database.shopWrite { db in
+            // One prepared statement for all rows: the full ECB history is over 200,000 of them.
+            let insert = try db.makeStatement(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)")
             for rate in rates {
-                try db.execute(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)",
-                               arguments: [rate.date, rate.currency, rate.rate.normalized.description])
+                try insert.execute(arguments: [rate.date, rate.currency, rate.rate.normalized.description])
             }
             return rates.count
         }
     }
 
-    /// The latest date with rates on or before `date` (the newest when nil).
-    static func rateDate(_ db: Database, onOrBefore date: String?) throws -> String {
-        if let date, !ECBRatesDecoder.isISODate(date) {
-            throw ShopError.invalidInput("invalid date \"\(date)\": expected YYYY-MM-DD")
+    /// A stored row as a rate; a rate that does not parse means the file was damaged.
+    static func rate(code: String, date: String, text: String) throws -> CurrencyRate {
+        guard let rate = ExactDecimal.parse(text, maxScale: ECBRatesDecoder.rateScale) else {
+            throw ShopError.storage("the stored \(code) rate of \(date) is not a number: \"\(text)\"")
         }
-        let found: String? = if let date {
-            try String.fetchOne(db, sql: "SELECT max(date) FROM currency_rates WHERE date <= ?", arguments: [date])
-        } else {
-            try String.fetchOne(db, sql: "SELECT max(date) FROM currency_rates")
-        }
-        guard let found else {
-            if let date, let first = try String.fetchOne(db, sql: "SELECT min(date) FROM currency_rates") {
-                throw ShopError.notFound("no exchange rates on or before \(date); the first are from \(first)")
-            }
-            throw ShopError.notFound("the store has no exchange rates (import some with: currency import FILE)")
-        }
-        return found
+        return CurrencyRate(date: date, currency: code, rate: rate)
     }
 }

@@ -181,24 +181,8 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
-    /// `2024-02-29` passes; `2023-02-29`, `2024-2-1`, `24-01-01` and `yesterday` do not.
+    /// `2024-02-29` passes; `2023-02-29`, `2024-2-1`, `24-01-01` and `yesterday` do not (the rule is `CalendarDay`'s).
     static func validateDate(_ text: String, flag: String) throws(ShopError) {
-        let bytes = Array(text.utf8)
-        let digits = bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
-            && bytes.enumerated().allSatisfy { index, byte in
-                index == 4 || index == 7 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            }
-        func number(_ range: Range<Int>) -> Int {
-            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        }
-        guard digits else {
-            throw .invalidInput("invalid date \"\(text)\" for \(flag): expected YYYY-MM-DD, like 2024-05-31")
-        }
-        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard year >= 1, (1...12).contains(month), (1...monthLengths[month - 1]).contains(day) else {
-            throw .invalidInput("invalid date \"\(text)\" for \(flag): there is no such day (expected YYYY-MM-DD)")
-        }
+        _ = try CalendarDay.validate(text, for: flag)
     }
 }

@@ -75,37 +75,39 @@ func rawNumber(_ key: String, in json: String) -> String? {
 
     @Test func ratesOfADayOrTheDayBefore() async throws {
         let shop = try currencyShell()
+        // The demo shop has the 2025-05-09 XML (30 rates, BGN among them) and the 2026-04-13 CSV (29).
         let latest = try #require(try await shop.json("currency rates -o json") as? [[String: Any]])
-        #expect(latest.count == 29)
-        #expect(Set(latest.compactMap { $0["date"] as? String }) == ["2026-04-13"])
+        #expect(latest.count == 30)
+        let dates = Dictionary(uniqueKeysWithValues: latest.compactMap { row in (row["currency"] as? String).map { ($0, row["date"] as? String) } })
+        #expect(dates["BGN"] == "2025-05-09")
+        #expect(dates.filter { $0.value == "2026-04-13" }.count == 29)
         let older = try #require(try await shop.json("currency rates --date 2025-12-31 -o json") as? [[String: Any]])
         #expect(Set(older.compactMap { $0["date"] as? String }) == ["2025-05-09"])
         #expect(older.count == 30)
     }
 }
 
-/// The three shipped ECB shapes (../shared/data, when present) agree once imported.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: ECBFiles.folder.path), "needs ../shared/data"))
-struct ECBImportAgreementTests {
+/// The three ECB shapes shipped with the project agree once imported.
+@Suite struct ECBImportAgreementTests {
+    static let demoData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/ShopStoreSQLite/DemoData")
+
     @Test func dailyXMLDailyCSVAndHistoryAgree() async throws {
-        let shop = try ShellHarness(plugins: [currencyPlugin])
-        for file in ["eurofxref-hist.csv", "eurofxref-daily.xml", "eurofxref.csv"] {
-            #expect(await shop.run("currency import \(ECBFiles.folder.appendingPathComponent(file).path)").outcome == .success,
-                    "\(file): \(shop.stderr)")
+        let history = try ECBHistory.file().path
+        let shop = try currencyShell()
+        for file in [history, Self.demoData.appendingPathComponent("eurofxref-daily.xml").path,
+                     Self.demoData.appendingPathComponent("eurofxref.csv").path] {
+            #expect(await shop.run("currency import \(file)").outcome == .success, "\(file): \(shop.stderr)")
         }
-        let history = try ShellHarness(plugins: [currencyPlugin])
-        #expect(await history.run("currency import \(ECBFiles.folder.appendingPathComponent("eurofxref-hist.csv").path)").outcome == .success)
+        let before = try shop.sqlite("SELECT count(*) FROM currency_rates")
+        let fromHistory = try currencyShell()
+        #expect(await fromHistory.run("currency import \(history)").outcome == .success)
+        // Importing the daily files over the history changed nothing.
+        #expect(try fromHistory.sqlite("SELECT count(*) FROM currency_rates") == before)
         for date in ["2025-05-09", "2026-04-13"] {
-            // Importing the daily files over the history changed nothing for their days.
             let merged = await shop.run("currency rates --date \(date) -o csv").stdout
-            let fromHistory = await history.run("currency rates --date \(date) -o csv").stdout
-            #expect(merged == fromHistory)
+            #expect(merged == (await fromHistory.run("currency rates --date \(date) -o csv").stdout))
             #expect(merged.contains(date))
         }
     }
-}
-
-enum ECBFiles {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/ecb-eurofxref")
 }

@@ -18,19 +18,26 @@ struct CurrencyCommand: ParsableCommand {
 
 /// `--date YYYY-MM-DD`.
 struct RateDateOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Use the rates of this day (or the last day before it with rates).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("Use the rates of this day (or the latest day before it with rates).", valueName: "YYYY-MM-DD"))
     var date: String?
 
     func validate() throws {
-        if let date, !ECBRatesDecoder.isISODate(date) {
-            throw ValidationError("invalid date \"\(date)\": expected YYYY-MM-DD")
+        if let date {
+            do {
+                _ = try CalendarDay.validate(date, for: "--date")
+            } catch {
+                throw ValidationError(error.message)
+            }
         }
     }
 }
 
 /// `currency rates [--date D]`.
 struct ShowRates: ShellCommand {
-    static let configuration = CommandConfiguration(commandName: "rates", abstract: "Show the exchange rates against EUR, with their date.")
+    static let configuration = CommandConfiguration(
+        commandName: "rates",
+        abstract: "Show each currency's latest rate against EUR, with its own date.",
+        discussion: "With --date, the latest rate of each currency on or before that day.")
 
     @OptionGroup var date: RateDateOption
     @OptionGroup var output: OutputOptions
@@ -52,7 +59,12 @@ struct Convert: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an amount between currencies through EUR cross rates.",
-        discussion: "The result is rounded once, half away from zero, to the target currency's minor unit (JPY 0 digits, KWD 3).")
+        discussion: """
+            Both currencies' rates come from the latest day (on or before --date) on which both have one \
+            (EUR, the base, has one every day); rate_date names it, and a note on stderr says when that day \
+            is more than 7 days older than the newest rates. The result is rounded once, half away from zero, \
+            to the target currency's minor unit (JPY 0 digits, KWD 3).
+            """)
 
     @Argument(help: "The amount, e.g. 100 or 12.50.")
     var amount: String
@@ -71,18 +83,15 @@ struct Convert: ShellCommand {
         let source = try await currencies.currency(from)
         let target = try await currencies.currency(to)
         let money = try Money.parse(amount, currency: source)
-        let sourceRate = try await currencies.rate(source.code, on: date.date)
-        let targetRate = try await currencies.rate(target.code, on: sourceRate.date)
-        guard sourceRate.date == targetRate.date else {
-            throw ShopError.notFound("no \(target.code) rate on \(sourceRate.date), the date of the \(source.code) rate")
-        }
-        let converted = try CurrencyConverter.convert(money, to: target, sourceRate: sourceRate.rate, targetRate: targetRate.rate)
+        let rates = try await currencies.ratePair(from: source.code, to: target.code, on: date.date)
+        if let note = rates.stalenessNote { context.note(note) }
+        let converted = try rates.convert(money, to: target)
         // The cross rate, for information (the conversion itself uses the exact rates).
-        let crossRate = try CurrencyConverter.crossRate(sourceRate: sourceRate.rate, targetRate: targetRate.rate)
+        let crossRate = try rates.crossRate()
         let columns = ["amount", "from", "converted", "to", "rate", "rate_date"].map(Column.init)
         try context.record(columns: columns, row: [
             .decimal(money.amount), .text(source.code), .decimal(converted.amount), .text(target.code),
-            .decimal(crossRate.normalized), .text(sourceRate.date),
+            .decimal(crossRate.normalized), .text(rates.date),
         ], options: output)
     }
 }
@@ -108,7 +117,8 @@ struct ListCodes: ShellCommand {
 struct ImportRates: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import ECB rates: daily XML, daily CSV or the full history CSV (all or nothing).")
+        abstract: "Import ECB rates: daily XML, daily CSV or the full history CSV (all or nothing).",
+        discussion: "Refuses, naming the line, days that do not exist, codes not in the ISO 4217 list (see: currency codes) and a EUR rate other than 1.")
 
     @Argument(help: "An ECB rates file.", completion: .file(extensions: ["xml", "csv"]))
     var file: String
@@ -116,11 +126,11 @@ struct ImportRates: ShellCommand {
     func run(in context: CommandContext) async throws {
         let rates: [CurrencyRate]
         do {
-            rates = try ECBRatesDecoder.decode(try FileInput.read(file))
-        } catch {
-            throw ShopError.invalidInput("\(file): \(error.message)")
+            rates = try await context.services.currencies.importRates(from: try FileInput.read(file))
+        } catch ShopError.invalidInput(let message) {
+            throw ShopError.invalidInput("\(file): \(message)")
         }
-        let count = try await context.services.currencies.importRates(rates)
+        let count = rates.count
         let dates = Set(rates.map(\.date)).sorted()
         let span = dates.count == 1 ? "for \(dates[0])" : "for \(dates.count) days, \(dates.first ?? "") to \(dates.last ?? "")"
         context.note("imported \(count) rates \(span) from \(file)")

@@ -1,4 +1,5 @@
-// MoneyDisplay: how a command shows money: as stored, or converted with --currency / `set currency`.
+// MoneyDisplay: how a command shows money: as stored, or converted with --currency / `set currency`
+// at the rates ShopCore picks for the pair (`CurrencyService.ratePair`).
 
 import ArgumentParser
 import ShopCore
@@ -16,26 +17,25 @@ public struct CurrencyOption: ParsableArguments, Sendable {
 public struct MoneyDisplay: Sendable {
     /// The currency shown, when converting.
     public let target: Currency?
-    /// The date of the rates used, when converting.
-    public let rateDate: String?
-    private let rates: [String: ExactDecimal]
+    /// The rates used (from the shop's base currency to `target`), when converting.
+    public let rates: RatePair?
 
     /// No conversion.
-    public static let asStored = MoneyDisplay(target: nil, rateDate: nil, rates: [:])
+    public static let asStored = MoneyDisplay(target: nil, rates: nil)
 
-    init(target: Currency?, rateDate: String?, rates: [String: ExactDecimal]) {
+    init(target: Currency?, rates: RatePair?) {
         self.target = target
-        self.rateDate = rateDate
         self.rates = rates
     }
+
+    /// The date of the rates used, when converting.
+    public var rateDate: String? { rates?.date }
 
     /// `money` in the target currency (rounded once), or unchanged.
     public func convert(_ money: Money) throws(ShopError) -> Money {
         guard let target, target != money.currency else { return money }
-        guard let source = rates[money.currency.code], let destination = rates[target.code] else {
-            throw .notFound("no exchange rate for \(money.currency.code) → \(target.code)")
-        }
-        return try CurrencyConverter.convert(money, to: target, sourceRate: source, targetRate: destination)
+        guard let rates else { throw .notFound("no exchange rate for \(money.currency.code) → \(target.code)") }
+        return try rates.convert(money, to: target)
     }
 
     /// The amount cell of `money` as shown.
@@ -56,14 +56,9 @@ extension CommandContext {
         guard Currency.isWellFormedCode(code) else {
             throw ShopError.invalidInput("invalid currency code \"\(code)\": expected three letters like EUR")
         }
-        let currencies = services.currencies
-        let target = try await currencies.currency(code)
-        let baseRate = try await currencies.rate(base.code, on: nil)
-        let targetRate = try await currencies.rate(code, on: baseRate.date)
-        guard targetRate.date == baseRate.date else {
-            throw ShopError.notFound("no \(code) rate on \(baseRate.date), the date of the latest \(base.code) rate")
-        }
-        return MoneyDisplay(target: target, rateDate: baseRate.date,
-                            rates: [base.code: baseRate.rate, code: targetRate.rate])
+        let target = try await services.currencies.currency(code)
+        let rates = try await services.currencies.ratePair(from: base.code, to: target.code, on: nil)
+        if let note = rates.stalenessNote { self.note(note) }
+        return MoneyDisplay(target: target, rates: rates)
     }
 }
