@@ -11,13 +11,21 @@ public struct SortKey: Hashable, Sendable {
     }
 
     /// Parses `price`, `price:desc` or `price:asc`; several keys are separated by commas.
+    /// At most `ListingLimits.maxSortKeys` keys, each field once.
     public static func parseList(_ text: String) throws(ShopError) -> [SortKey] {
         var keys: [SortKey] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= ListingLimits.maxSortKeys else {
+            throw .invalidInput("too many sort keys (\(parts.count)): sort by at most \(ListingLimits.maxSortKeys) fields")
+        }
+        for part in parts {
             let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
             let field = String(pieces[0]).trimmingASCIISpaces
             guard !field.isEmpty, pieces.count <= 2 else {
                 throw .invalidInput("invalid sort \"\(text)\": expected field[:asc|:desc], e.g. price:desc")
+            }
+            guard !keys.contains(where: { $0.field == field }) else {
+                throw .invalidInput("invalid sort \"\(text)\": \(field) is given twice")
             }
             var descending = false
             if pieces.count == 2 {
@@ -56,5 +64,20 @@ extension String {
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+/// Sizes of a listing's request, kept well inside what the database accepts.
+public enum ListingLimits {
+    /// The most fields one `--sort` may name.
+    public static let maxSortKeys = 8
+    /// The longest `--search` text, in characters.
+    public static let maxSearchLength = 200
+
+    /// Refuses a search text longer than `maxSearchLength` with one clear line.
+    public static func checkSearch(_ text: String) throws(ShopError) {
+        guard text.count <= maxSearchLength else {
+            throw .invalidInput("search text too long (\(text.count) characters): search for at most \(maxSearchLength)")
+        }
     }
 }

@@ -23,8 +23,20 @@ enum SQLPaging {
         return sql
     }
 
+    /// `%text%` for `LIKE ? ESCAPE '\'`; a text longer than `ListingLimits.maxSearchLength` is
+    /// refused (SQLite would fail on a long pattern in its own words).
+    static func containsPattern(_ text: String) throws(ShopError) -> String {
+        try ListingLimits.checkSearch(text)
+        return "%" + escapeLike(text) + "%"
+    }
+
+    /// `text%` for `LIKE ? ESCAPE '\'` (a short prefix: completion, suggestions).
+    static func prefixPattern(_ text: String) -> String {
+        escapeLike(text) + "%"
+    }
+
     /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-    static func escapeLike(_ text: String) -> String {
+    private static func escapeLike(_ text: String) -> String {
         var escaped = ""
         for character in text {
             if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }

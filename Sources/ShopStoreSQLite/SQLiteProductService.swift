@@ -22,7 +22,7 @@ struct SQLiteProductService: ProductService {
     // MARK: - Reading
 
     func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
-        var (sql, arguments) = Self.selectSQL(filter)
+        var (sql, arguments) = try Self.selectSQL(filter)
         sql += try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id")
         try database.shopRead { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
@@ -33,7 +33,7 @@ struct SQLiteProductService: ProductService {
     }
 
     func countProducts(_ filter: ProductFilter) async throws -> Int {
-        let (where_, arguments) = Self.whereClause(filter)
+        let (where_, arguments) = try Self.whereClause(filter)
         return try database.shopRead { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM products" + where_, arguments: arguments) ?? 0
         }
@@ -228,12 +228,12 @@ struct SQLiteProductService: ProductService {
                 minimumOrderQuantity: row[11])
     }
 
-    static func selectSQL(_ filter: ProductFilter) -> (String, StatementArguments) {
-        let (where_, arguments) = whereClause(filter)
+    static func selectSQL(_ filter: ProductFilter) throws -> (String, StatementArguments) {
+        let (where_, arguments) = try whereClause(filter)
         return ("SELECT \(columns) FROM products" + where_, arguments)
     }
 
-    static func whereClause(_ filter: ProductFilter) -> (String, StatementArguments) {
+    static func whereClause(_ filter: ProductFilter) throws -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let category = filter.category {
@@ -241,7 +241,7 @@ struct SQLiteProductService: ProductService {
             arguments.append(category)
         }
         if let search = filter.search, !search.isEmpty {
-            let pattern = "%" + SQLPaging.escapeLike(search) + "%"
+            let pattern = try SQLPaging.containsPattern(search)
             conditions.append("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')")
             arguments.append(contentsOf: [pattern, pattern, pattern, pattern])
         }

@@ -25,11 +25,12 @@ enum SQLiteUserLookup {
 
     /// Usernames that start like `reference`, or are within two edits of it.
     static func suggestions(_ db: Database, _ reference: String) throws -> [String] {
-        guard !reference.isEmpty else { return [] }
+        // Edit distances cost length × length: a pasted paragraph gets no suggestions.
+        guard !reference.isEmpty, reference.count <= 64 else { return [] }
         let prefix = String(reference.lowercased().prefix(3))
         let candidates = try String.fetchAll(db, sql: """
             SELECT username FROM users WHERE username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' LIMIT 200
-            """, arguments: [SQLPaging.escapeLike(prefix) + "%", SQLPaging.escapeLike(prefix) + "%"])
+            """, arguments: [SQLPaging.prefixPattern(prefix), SQLPaging.prefixPattern(prefix)])
         let lower = reference.lowercased()
         let allowed = Swift.max(2, lower.count / 3)
         var scored: [(name: String, distance: Int)] = []

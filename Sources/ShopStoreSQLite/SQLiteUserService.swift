@@ -17,7 +17,7 @@ struct SQLiteUserService: UserService {
     // MARK: - Reading
 
     func listUsers(_ filter: UserFilter, page: Page, _ body: (User) throws -> Void) async throws {
-        let (where_, arguments) = Self.whereClause(filter)
+        let (where_, arguments) = try Self.whereClause(filter)
         let sql = "SELECT \(SQLiteUserLookup.columns) FROM users" + where_
             + (try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id"))
         try database.shopRead { db in
@@ -100,13 +100,23 @@ struct SQLiteUserService: UserService {
         }
     }
 
+    /// A match against a cheap hash (the demo shop's, or one from a lower cost) replaces it with a
+    /// hash at today's cost, unless the store is read-only or the password changed meanwhile.
     func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
-        let stored = try database.shopRead { db -> String? in
+        let (id, stored) = try database.shopRead { db -> (Int64, String?) in
             let user = try SQLiteUserLookup.find(db, reference)
-            return try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [user.id])
+            return (user.id, try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [user.id]))
         }
         guard let stored else { return false }   // no password set: nothing matches
-        return try PasswordHasher.verify(password, against: stored)
+        let verdict = try PasswordHasher.verify(password, against: stored)
+        if verdict.matches && verdict.needsRehash && !database.configuration.readonly {
+            let stronger = try PasswordHasher.hash(password)
+            try database.shopWrite { db in
+                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?",
+                               arguments: [stronger, id, stored])
+            }
+        }
+        return verdict.matches
     }
 
     func deleteUser(_ reference: String) async throws -> User {
@@ -138,7 +148,7 @@ struct SQLiteUserService: UserService {
         }
     }
 
-    static func whereClause(_ filter: UserFilter) -> (String, StatementArguments) {
+    static func whereClause(_ filter: UserFilter) throws -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let role = filter.role {
@@ -150,7 +160,7 @@ struct SQLiteUserService: UserService {
             arguments.append(status.rawValue)
         }
         if let search = filter.search?.trimmingASCIISpaces, !search.isEmpty {
-            let pattern = "%" + SQLPaging.escapeLike(search) + "%"
+            let pattern = try SQLPaging.containsPattern(search)
             conditions.append("""
                 (username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR first_name LIKE ? ESCAPE '\\' \
                 OR last_name LIKE ? ESCAPE '\\' OR (first_name || ' ' || last_name) LIKE ? ESCAPE '\\')

@@ -47,9 +47,9 @@ import Testing
         _ = try store.importDemoShop()
         let hashes = try store.read { db in try String.fetchAll(db, sql: "SELECT password_hash FROM users ORDER BY id LIMIT 2") }
         #expect(hashes.count == 2 && hashes[0] != hashes[1])
-        #expect(hashes.allSatisfy { $0.hasPrefix("pbkdf2-sha256$4096$") })
-        #expect(try PasswordHasher.verify("emilyspass", against: hashes[0]))
-        #expect(try !PasswordHasher.verify("emilyspas", against: hashes[0]))
+        #expect(hashes.allSatisfy { $0.hasPrefix("demo-pbkdf2-sha256$4096$") })   // cheap, and marked as the demo's
+        #expect(try PasswordHasher.verify("emilyspass", against: hashes[0]).matches)
+        #expect(try !PasswordHasher.verify("emilyspas", against: hashes[0]).matches)
         // Same password, different salt, different hash.
         #expect(try PasswordHasher.hash("x", iterations: 1000) != PasswordHasher.hash("x", iterations: 1000))
     }
@@ -76,5 +76,22 @@ import Testing
         let a = StoreLocation.historyPath(forStore: "/s/a.sqlite", environment: ["HOME": "/h"])
         let b = StoreLocation.historyPath(forStore: "/t/a.sqlite", environment: ["HOME": "/h"])
         #expect(a != b && a.hasPrefix("/h/.local/state/shopsh/history-a-"))
+    }
+
+    /// A successful check replaces a demo hash with one at the full cost; a failed one changes nothing.
+    @Test func aMatchRehashesDemoPasswordsAtTheFullCost() async throws {
+        let store = try newStore()
+        _ = try store.importDemoShop()
+        func storedHash() throws -> String? {
+            try store.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE username = 'emilys'") }
+        }
+        let demoHash = try #require(try storedHash())
+        #expect(try await !store.services.users.checkPassword("emilys", "wrong"))
+        #expect(try storedHash() == demoHash)
+        #expect(try await store.services.users.checkPassword("emilys", "emilyspass"))
+        let rehashed = try #require(try storedHash())
+        #expect(rehashed.hasPrefix("pbkdf2-sha256$600000$"))
+        #expect(try await store.services.users.checkPassword("emilys", "emilyspass"))
+        #expect(try storedHash() == rehashed)   // already at the full cost: kept
     }
 }
