@@ -40,11 +40,17 @@ final class ShopshSandbox {
     }
 
     /// Runs shopsh with `arguments`, feeding `stdin` (empty by default, never a terminal).
+    /// `launcher` runs it through another program (`setpriv … shopsh`), found on PATH.
     @discardableResult
-    func run(_ arguments: [String], stdin: String = "") throws -> Result {
+    func run(_ arguments: [String], stdin: String = "", launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = ShopshBinary.url
-        process.arguments = arguments
+        if launcher.isEmpty {
+            process.executableURL = ShopshBinary.url
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = root
         let input = Pipe(), output = Pipe(), errors = Pipe()
