@@ -15,7 +15,7 @@ RELEASE_BASE := -c release --static-swift-stdlib $(if $(LLD),-Xswiftc -Xclang-li
 RELEASE_STATIC := $(RELEASE_BASE) -Xswiftc -static-executable -Xlinker -ltinfo
 RELEASE_DYNAMIC := $(RELEASE_BASE) $(if $(LLD),-Xlinker -z -Xlinker pack-relative-relocs)
 
-.PHONY: run build release test deps clean bench docs
+.PHONY: run build release test deps clean bench docs fuzz crash-safety
 
 ## Install missing system packages (Debian/Ubuntu), build a release binary, open the shell.
 run: deps release
@@ -51,6 +51,10 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+## kill -9 at random points of 10,000-command batches: integrity and exactly a prefix applied (not in `make test`).
+crash-safety: release
+	bench/crash-safety
 
 ## Benchmarks against the sqlite3 CLI (prints figures; never part of `make test`).
 bench: deps
