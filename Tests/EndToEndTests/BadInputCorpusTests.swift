@@ -436,6 +436,50 @@ struct CorpusRun {
         }
     }
 
+    /// Bad command lines of the binary itself (global options, -f files, stores): run once each in
+    /// the sandbox's folder, they must fail as cleanly as the corpus's lines, and leave the store
+    /// and the fixture files alone.
+    static let badCommandLines: [[String]] = [
+        ["--frobnicate"], ["-c"], ["-f"], ["--format"], ["--store"],
+        ["-o", "xml", "-c", "products show 1"],
+        ["--color", "purple", "-c", "products show 1"],
+        ["--limit", "-1", "-c", "products list"],
+        ["--limit", "abc", "-c", "products list"],
+        ["--offset", "9223372036854775808", "-c", "products list"],
+        ["--sort", "nope", "-c", "products list"],
+        ["--fields", "nope", "-c", "products show 1"],
+        ["--fields", "id,id", "-c", "products show 1"],
+        ["-f", "fixtures/missing.shop"],
+        ["-f", "fixtures"],
+        ["-f", "fixtures/empty.txt", "-f", "fixtures/missing.shop"],
+        ["-f", "fixtures/garbage.bin"],
+        ["-f", "fixtures/self-source.shop"],
+        ["--store", "fixtures/garbage.bin", "-c", "products show 1"],
+        ["--store", "fixtures", "-c", "products show 1"],
+        ["--store", "fixtures/garbage.bin/shop.sqlite", "-c", "products show 1"],
+        ["init", "--store", "fixtures/garbage.bin"],
+        ["init", "--frobnicate"],
+        ["products", "show", "99999"],
+        ["products", "show", "\u{1B}]0;pwned\u{07}"],
+        ["frobnicate"],
+    ]
+
+    @Test func everyBadCommandLineFailsCleanly() throws {
+        let corpus = try CorpusSandbox()
+        let garbage = corpus.sandbox.root.appendingPathComponent("fixtures/garbage.bin")
+        let garbageBefore = try Data(contentsOf: garbage)
+        for arguments in Self.badCommandLines {
+            let badCase = BadInputCase(line: 0, source: arguments.joined(separator: " "), input: [], accepted: false, mentions: [])
+            let result = try corpus.sandbox.run(arguments, stdinData: Data(), timeLimit: 30)
+            let problems = CleanFailure.problems(of: result, for: badCase) + [try corpus.storeChange()].compactMap { $0 }
+            #expect(problems.isEmpty, """
+                shopsh \(Self.shown(Data(badCase.source.utf8))): \(problems.joined(separator: "; "))
+                  exit \(result.status); stderr: \(Self.shown(result.stderrData)); stdout: \(Self.shown(result.stdoutData))
+                """)
+            #expect(try Data(contentsOf: garbage) == garbageBefore, "shopsh \(badCase.source) wrote to fixtures/garbage.bin")
+        }
+    }
+
     /// Output as Swift would write it in a string literal, cut at 300 characters.
     static func shown(_ data: Data) -> String {
         let text = String(decoding: data.prefix(600), as: UTF8.self)
