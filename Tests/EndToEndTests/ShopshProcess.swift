@@ -37,12 +37,25 @@ final class ShopshSandbox {
         var stdout: String
         var stderr: String
         var stdoutData: Data
+        var stderrData = Data()
+        /// True when a signal ended the process (then `status` is the signal's number).
+        var signalled = false
+        /// True when the run outlived its time limit and was killed.
+        var timedOut = false
     }
 
     /// Runs shopsh with `arguments`, feeding `stdin` (empty by default, never a terminal).
     /// `launcher` runs it through another program (`setpriv … shopsh`), found on PATH.
     @discardableResult
     func run(_ arguments: [String], stdin: String = "", launcher: [String] = []) throws -> Result {
+        try run(arguments, stdinData: Data(stdin.utf8), launcher: launcher)
+    }
+
+    /// Runs shopsh with `arguments`, feeding the raw bytes `stdinData` (which need not be UTF-8)
+    /// from another thread, so a child that stops reading early cannot block the test; after
+    /// `timeLimit` seconds the child is killed and the result says so.
+    func run(_ arguments: [String], stdinData: Data, launcher: [String] = [], timeLimit: Double = 120) throws -> Result {
+        _ = ignoreBrokenPipes
         let process = Process()
         if launcher.isEmpty {
             process.executableURL = ShopshBinary.url
@@ -58,17 +71,35 @@ final class ShopshSandbox {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
+        let writer = Thread {
+            let handle = input.fileHandleForWriting
+            stdinData.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count, let base = buffer.baseAddress {
+                    let written = write(handle.fileDescriptor, base + offset, buffer.count - offset)
+                    if written <= 0 { break }   // the child closed its stdin (EPIPE): stop feeding it
+                    offset += written
+                }
+            }
+            try? handle.close()
+        }
+        writer.start()
+        let fired = LockedData()
+        let killer = DispatchWorkItem { if process.isRunning { fired.set(Data()); process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: killer)
         // Read both pipes concurrently so a full stderr pipe cannot block the child.
         let errorData = LockedData()
         let errorReader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
         errorReader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        killer.cancel()
+        let timedOut = fired.isSet
         while !errorData.isSet { usleep(1000) }
         return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData.value, as: UTF8.self), stdoutData: outputData)
+                      stderr: String(decoding: errorData.value, as: UTF8.self), stdoutData: outputData,
+                      stderrData: errorData.value, signalled: process.terminationReason == .uncaughtSignal,
+                      timedOut: timedOut)
     }
 
     /// Runs one command with `-c` and expects exit status 0.
@@ -85,6 +116,9 @@ final class ShopshSandbox {
         return try JSONSerialization.jsonObject(with: result.stdoutData, options: [.fragmentsAllowed])
     }
 }
+
+/// Writing to a child that has exited must fail with EPIPE, not kill the test process.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
 private final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
