@@ -25,6 +25,9 @@ struct FieldProjection {
         let available = columns.map(\.key).joined(separator: ", ")
         var indices: [Int] = []
         for field in fields.map(\.trimmingASCIISpaces) {
+            guard !field.isEmpty else {
+                throw .invalidInput("an empty field name in --fields; fields: \(available)")
+            }
             guard let index = columns.firstIndex(where: { $0.key == field }) else {
                 throw .invalidInput("unknown field \"\(field)\"; fields: \(available)")
             }

@@ -145,6 +145,11 @@ enum Main {
         }
         while case .line(let line) = reader.readLine(prompt: "") {
             lineNumber += 1
+            guard reader.lastLineIsUTF8 else {
+                worst = Shell.worse(worst, shell.fail(.invalidInput("not UTF-8 text"), location: "<stdin>:\(lineNumber)"))
+                if continueOnError { continue }
+                return status(worst)
+            }
             if let command = accumulator.feed(line, lineNumber: lineNumber), !runCommand(command) {
                 return status(worst)
             }

@@ -38,7 +38,8 @@ public final class CommandContext: @unchecked Sendable {
     /// The render options for this command: its flags over the session's defaults.
     public func renderOptions(_ options: OutputOptions, defaultFields: [String]? = nil) -> RenderOptions {
         let fieldsText = options.fields ?? session.output.fields
-        let fields = fieldsText.map { $0.split(separator: ",").map { String($0).trimmingASCIISpaces } } ?? defaultFields
+        let fields = fieldsText.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingASCIISpaces } }
+            ?? defaultFields
         let colorMode = options.color ?? session.output.color ?? .auto
         let color = colorMode.isEnabled(outputIsTerminal: sinkIsTerminal, environment: environment)
         let wide = options.wide || session.output.wide

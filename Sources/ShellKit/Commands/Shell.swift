@@ -245,6 +245,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     // MARK: - Errors
 
+    /// Reports `error` as a command's failure at `location` and returns that outcome (for input
+    /// that never became a command, such as a line that is not UTF-8).
+    public func fail(_ error: ShopError, location: String?) -> CommandOutcome {
+        report(error, location: location, words: [])
+        return error.isUsageError ? .usageError : .failure
+    }
+
     /// Writes one error line: `error: …`, `FILE:LINE: error: …`, or a JSON object when the
     /// command's (or the session's) format is json or ndjson.
     /// Data in the message (a product title, a typed reference, a file name) is escaped as in

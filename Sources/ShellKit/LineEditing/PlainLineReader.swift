@@ -58,6 +58,9 @@ public final class PlainLineReader: LineReader {
     /// Does nothing: piped input keeps no history.
     public func saveHistory() {}
 
+    /// Whether the last line read was valid UTF-8 (invalid bytes are read as U+FFFD).
+    public private(set) var lastLineIsUTF8 = true
+
     // MARK: - Helpers
 
     private func takeLine(upTo end: Int) -> String {
@@ -68,7 +71,9 @@ public final class PlainLineReader: LineReader {
         }
         var lineEnd = end
         if lineEnd > lineStart && buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-        return String(decoding: buffer[lineStart..<lineEnd], as: UTF8.self)
+        let bytes = buffer[lineStart..<lineEnd]
+        lastLineIsUTF8 = String(validating: bytes, as: UTF8.self) != nil
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends up to 64 KiB to the buffer, first dropping the lines already returned.

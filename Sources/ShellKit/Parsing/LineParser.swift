@@ -48,6 +48,9 @@ public enum LineParser {
                 }
                 if words.isEmpty { throw .usage("missing command before |") }
                 scanner.advance()
+                if scanner.peek() == "|" {
+                    throw .usage("|| is not supported: shopsh runs one command a line (a script stops at the first failure)")
+                }
                 let raw = scanner.remainder().trimmingBlanks()
                 if raw.isEmpty { throw .usage("missing command after |") }
                 return ParsedLine(words: words, pipeCommand: raw)
@@ -63,7 +66,8 @@ public enum LineParser {
                 case nil, "|", ">", "#":
                     throw .usage("missing file name after \(symbol)")
                 case "&":
-                    throw .usage("redirecting to a file descriptor (\(symbol)&…) is not supported; "
+                    let target = scanner.remainder().prefix { !$0.isWhitespace }
+                    throw .usage("redirecting to a file descriptor (\(symbol)\(target)) is not supported; "
                         + "errors already go to stderr; use > FILE or >> FILE, or quote the name")
                 default:
                     break

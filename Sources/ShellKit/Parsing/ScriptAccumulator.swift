@@ -57,9 +57,11 @@ public struct ScriptAccumulator: Sendable {
         return continues ? nil : takePending()
     }
 
-    /// Ends the input: returns a command left open by a backslash on the last line, if any.
+    /// Ends the input: returns a command left open by a backslash on the last line, if any. It
+    /// keeps that backslash, so running it reports the cut-off input instead of running half a command.
     public mutating func finish() -> ScriptCommand? {
-        takePending()
+        if pending != nil { pending? += "\\" }
+        return takePending()
     }
 
     private mutating func takePending() -> ScriptCommand? {
