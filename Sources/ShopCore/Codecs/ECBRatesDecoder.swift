@@ -73,6 +73,9 @@ public enum ECBRatesDecoder {
             guard let date = isoDate(from: dateText) else {
                 throw .invalidInput("invalid ECB CSV at line \(record.line): \"\(dateText)\" is not a day (expected YYYY-MM-DD or 13 April 2026)")
             }
+            if record.fields.dropFirst(codes.count + 1).contains(where: { !$0.trimmingASCIISpaces.isEmpty }) {
+                throw .invalidInput("invalid ECB CSV at line \(record.line): more values than the header has currencies")
+            }
             for (code, cell) in zip(codes, record.fields.dropFirst()) {
                 let value = cell.trimmingASCIISpaces
                 if code.isEmpty || value.isEmpty || value == "N/A" { continue }
