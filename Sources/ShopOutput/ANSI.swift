@@ -3,5 +3,6 @@
 /// SGR escape sequences.
 enum ANSI {
     static let bold = "\u{1B}[1m"
+    static let dim = "\u{1B}[2m"
     static let reset = "\u{1B}[0m"
 }

@@ -2,14 +2,14 @@
 
 /// Renders a single record as one line per column: the key padded to the widest key, two
 /// spaces, then the value with control characters escaped. Unless `wide`, values are cut with
-/// `…` to fit `terminalWidth` (never narrower than `TableLayout.preferredMinimum`).
+/// `…` to fit `terminalWidth` (never narrower than `TableLayout.labelFloor`).
 enum KeyValueWriter {
     static func write(_ row: [Cell], projection: FieldProjection, options: RenderOptions, sink: OutputSink) throws {
         projection.checkShape(row)
         let keys = projection.columns.map { TerminalEscaping.escape($0.key) }
         let keyWidth = keys.map(DisplayWidth.of).max() ?? 0
         let valueWidth = options.terminalWidth.map {
-            max($0 - keyWidth - TableLayout.gap, TableLayout.preferredMinimum)
+            max($0 - keyWidth - TableLayout.gap, TableLayout.labelFloor)
         }
         for (position, key) in keys.enumerated() {
             var value = TableWriter.displayText(projection.cell(position, of: row))

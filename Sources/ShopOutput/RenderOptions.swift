@@ -15,6 +15,10 @@ public struct RenderOptions: Sendable {
     public var color: Bool
     /// The terminal's width in columns; nil means do not cut to a width.
     public var terminalWidth: Int?
+    /// Fields of `fields` a table shows only while it fits the terminal uncut (see `TableView`).
+    public var optionalFields: Set<String> = []
+    /// Table headers that replace `ColumnStyle`'s, by column key (see `TableView`).
+    public var headers: [String: String] = [:]
 
     public init(format: OutputFormat, fields: [String]? = nil, header: Bool = true, wide: Bool = false,
                 color: Bool = false, terminalWidth: Int? = nil) {

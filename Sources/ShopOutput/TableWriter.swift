@@ -1,11 +1,14 @@
-// TableWriter: the human table — aligned columns sized by display width, cut to the terminal.
+// TableWriter: the human table — aligned columns sized by display width, fitted to the terminal,
+// or one record per row when even the narrowest table would not fit (psql's `\x auto`).
 
 /// Streams rows as an aligned table: a header row, a rule line, then one line per row.
 ///
 /// The first `sampleSize` rows are held back to size the columns; after that rows stream with
 /// those widths, and longer cells are cut with `…` (unless `wide`). Columns are separated by two
-/// spaces, numeric columns are right-aligned, control characters are escaped, lines carry no
-/// trailing spaces. An empty listing writes nothing.
+/// spaces, numeric columns are right-aligned, headers are the columns' short names
+/// (`ColumnStyle`), timestamps show as dates, control characters are escaped, lines carry no
+/// trailing spaces. When the columns cannot fit the terminal even cut down, every row is shown
+/// as `field  value` lines under a `-[ RECORD n ]` line. An empty listing writes nothing.
 final class TableWriter: RowWriter {
     /// Rows held back to size the columns.
     static let sampleSize = 1000
@@ -13,16 +16,28 @@ final class TableWriter: RowWriter {
     private let projection: FieldProjection
     private let options: RenderOptions
     private let sink: OutputSink
+    private let styles: [ColumnStyle]
     private var pending: [[String]] = []
     private var sawNumber: [Bool]
     private var sawOther: [Bool]
-    private var layout: TableLayout?
+    private var layout: Layout?
     private var count = 0
+
+    /// How rows are written once the columns are sized.
+    private enum Layout {
+        case table(TableLayout)
+        case records(keyWidth: Int, valueWidth: Int?)
+    }
 
     init(projection: FieldProjection, options: RenderOptions, sink: OutputSink) {
         self.projection = projection
         self.options = options
         self.sink = sink
+        self.styles = projection.columns.map { column in
+            var style = ColumnStyle.of(column.key)
+            if let header = options.headers[column.key] { style.header = header }
+            return style
+        }
         self.sawNumber = Array(repeating: false, count: projection.columns.count)
         self.sawOther = sawNumber
     }
@@ -30,10 +45,10 @@ final class TableWriter: RowWriter {
     func write(_ row: [Cell]) throws {
         projection.checkShape(row)
         let cells = projection.project(row)
-        let texts = cells.map(Self.displayText)
+        let texts = cells.enumerated().map { Self.displayText($1, style: styles[$0]) }
         count += 1
         if let layout {
-            try appendLine(texts, layout: layout)
+            try append(texts, layout: layout, number: count)
             return
         }
         for (column, cell) in cells.enumerated() {
@@ -49,9 +64,11 @@ final class TableWriter: RowWriter {
         return count
     }
 
+    // MARK: - Sizing
+
     /// Sizes the columns from the held-back rows, then writes the header, the rule and those rows.
     private func startStreaming() throws {
-        let headers = projection.columns.map { TerminalEscaping.escape($0.key) }
+        let headers = styles.map { TerminalEscaping.escape($0.header) }
         let headerWidths = options.header ? headers.map(DisplayWidth.of) : headers.map { _ in 0 }
         var cellWidths = headers.map { _ in 0 }
         for texts in pending {
@@ -60,27 +77,50 @@ final class TableWriter: RowWriter {
             }
         }
         let numeric = zip(sawNumber, sawOther).map { $0 && !$1 }
-        let layout = TableLayout(headerWidths: headerWidths, cellWidths: cellWidths, numeric: numeric,
-                                 terminalWidth: options.terminalWidth, wide: options.wide)
-        self.layout = layout
-        if options.header {
-            try appendLine(headers, layout: layout, bold: options.color)
-            let gap = String(repeating: " ", count: TableLayout.gap)
-            sink.write(layout.widths.map { String(repeating: "─", count: $0) }.joined(separator: gap) + "\n")
+        let optional = projection.columns.map { options.optionalFields.contains($0.key) }
+        if let table = TableLayout.fit(headerWidths: headerWidths, cellWidths: cellWidths, numeric: numeric,
+                                       fits: styles.map(\.fit), optional: optional,
+                                       terminalWidth: options.terminalWidth, wide: options.wide) {
+            layout = .table(table)
+            if options.header { try writeHeader(headers, table) }
+        } else {
+            let keyWidth = headers.map(DisplayWidth.of).max() ?? 0
+            layout = .records(keyWidth: keyWidth, valueWidth: options.terminalWidth.map {
+                max($0 - keyWidth - TableLayout.gap, TableLayout.hardMinimum)
+            })
         }
-        for texts in pending {
-            try appendLine(texts, layout: layout)
+        for (index, texts) in pending.enumerated() {
+            try append(texts, layout: layout ?? .records(keyWidth: 0, valueWidth: nil), number: index + 1)
         }
         pending = []
     }
 
-    /// Appends one line: cells padded (or cut) to their column's width, two spaces apart,
-    /// without trailing spaces; `bold` wraps it in the bold escape sequence.
-    private func appendLine(_ texts: [String], layout: TableLayout, bold: Bool = false) throws {
+    private func writeHeader(_ headers: [String], _ table: TableLayout) throws {
+        try appendLine(headers, layout: table, bold: options.color, dim: [])
+        let rules = table.widths.indices.filter { table.visible[$0] }.map { String(repeating: "─", count: table.widths[$0]) }
+        sink.write(rules.joined(separator: String(repeating: " ", count: TableLayout.gap)) + "\n")
+    }
+
+    // MARK: - Writing
+
+    private func append(_ texts: [String], layout: Layout, number: Int) throws {
+        switch layout {
+        case .table(let table):
+            try appendLine(texts, layout: table, bold: false, dim: options.color ? styles.map(\.isUnit) : [])
+        case .records(let keyWidth, let valueWidth):
+            try appendRecord(texts, number: number, keyWidth: keyWidth, valueWidth: valueWidth)
+        }
+    }
+
+    /// Appends one line: visible cells padded (or cut) to their column's width, two spaces apart,
+    /// without trailing spaces; `bold` wraps the line in the bold sequence, `dim` marks columns to dim.
+    private func appendLine(_ texts: [String], layout: TableLayout, bold: Bool, dim: [Bool]) throws {
         try sink.appendRow { out in
             if bold { out.append(text: ANSI.bold) }
-            for (column, text) in texts.enumerated() {
-                if column > 0 { out.append(spaces: TableLayout.gap) }
+            var first = true
+            for (column, text) in texts.enumerated() where layout.visible[column] {
+                if !first { out.append(spaces: TableLayout.gap) }
+                first = false
                 var text = text
                 var width = DisplayWidth.of(text)
                 if width > layout.widths[column] && !options.wide {
@@ -89,7 +129,8 @@ final class TableWriter: RowWriter {
                 }
                 let padding = layout.widths[column] - width
                 if layout.rightAligned[column] { out.append(spaces: padding) }
-                out.append(text: text)
+                let dimmed = column < dim.count && dim[column] && !text.isEmpty
+                out.append(text: dimmed ? ANSI.dim + text + ANSI.reset : text)
                 if !layout.rightAligned[column] { out.append(spaces: padding) }
             }
             out.removeTrailingSpaces()
@@ -98,8 +139,30 @@ final class TableWriter: RowWriter {
         }
     }
 
-    /// What a cell shows in a table: its plain text with control characters escaped.
-    static func displayText(_ cell: Cell) -> String {
-        TerminalEscaping.escape(cell.plainText)
+    /// Appends one row as a record: `-[ RECORD n ]`, then one `field  value` line per column.
+    private func appendRecord(_ texts: [String], number: Int, keyWidth: Int, valueWidth: Int?) throws {
+        let heading = "-[ RECORD \(number) ]"
+        sink.write((options.color ? ANSI.bold + heading + ANSI.reset : heading) + "\n")
+        for (column, text) in texts.enumerated() {
+            let key = TerminalEscaping.escape(styles[column].header)
+            let value = valueWidth.map { options.wide ? text : DisplayWidth.truncate(text, to: $0) } ?? text
+            try sink.appendRow { out in
+                out.append(text: key)
+                out.append(spaces: keyWidth - DisplayWidth.of(key) + TableLayout.gap)
+                out.append(text: value)
+                out.removeTrailingSpaces()
+                out.append(0x0A)
+            }
+        }
+    }
+
+    /// What a cell shows in a table: its plain text with control characters escaped; a
+    /// timestamp as its date.
+    static func displayText(_ cell: Cell, style: ColumnStyle? = nil) -> String {
+        let text = TerminalEscaping.escape(cell.plainText)
+        if style?.isTimestamp == true, text.utf8.count > 10, text.utf8.dropFirst(10).first == UInt8(ascii: "T") {
+            return String(text.prefix(10))
+        }
+        return text
     }
 }

@@ -260,7 +260,10 @@ enum Main {
         FileHandle.standardError.write(Data("shopsh: error: \(TerminalEscaping.escape(message))\n".utf8))
     }
 
+    /// `shopsh: …` on stderr, escaped, and wrapped at word boundaries on a terminal.
     static func printNote(_ message: String) {
-        FileHandle.standardError.write(Data("shopsh: \(TerminalEscaping.escape(message))\n".utf8))
+        var text = "shopsh: " + TerminalEscaping.escape(message)
+        if isatty(STDERR_FILENO) != 0 { text = TextWrap.wrap(text, width: Terminal.width(environment: environment())) }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

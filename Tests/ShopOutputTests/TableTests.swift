@@ -31,7 +31,7 @@ import ShopCore
                               [.integer(5), .decimal(decimal("0.99")), .text("bbbb")]]
         let text = try renderList(["quantity_ok", "n", "t"].map(Column.init), rows, table)
         #expect(text.lines == [
-            "quantity_ok        n  t",
+            "quantity ok        n  t",
             "───────────  ───────  ────",
             "        100  1234.50  a",
             "          5     0.99  bbbb",

@@ -53,7 +53,7 @@ struct ShowBasket: ShellCommand {
                                  to: context.sink)
             return
         }
-        try await context.list(columns: columns, options: output, page: Page(),
+        try await context.list(columns: columns, tableView: BasketRows.lineTableView(display), options: output, page: Page(),
                                emptyNote: "the basket of \(basket.user.username) is empty") { emit in
             for row in rows { try emit(row) }
         }

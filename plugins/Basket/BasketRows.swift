@@ -13,6 +13,13 @@ enum BasketRows {
          "currency"].map(Column.init) + display.extraColumns
     }
 
+    /// What a table of basket lines shows for people: what, how many, at what price, for how much.
+    static func lineTableView(_ display: MoneyDisplay) -> TableView {
+        TableView(["product_id", "sku", "title", "quantity", "unit_price", "discount_percentage", "discounted_total", "currency"]
+                    + display.extraColumns.map(\.key),
+                  optional: ["sku", "discount_percentage"], headers: ["discounted_total": "total"])
+    }
+
     static func cells(_ line: BasketLine, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(line.productID), .text(line.sku), .text(line.title), try display.cell(line.unitPrice),
          .decimal(line.discount.decimal), .integer(Int64(line.quantity)), try display.cell(line.total),

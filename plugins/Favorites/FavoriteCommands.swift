@@ -29,7 +29,8 @@ struct ListFavorites: ShellCommand {
         for favorite in favorites { rows.append(try FavoriteRows.cells(favorite, money: money)) }
         rows = try FavoriteRows.sorted(rows, by: page.sort, columns: columns)
         let slice = rows.dropFirst(page.offset).prefix(page.limit ?? rows.count)
-        try await context.list(columns: columns, defaultFields: FavoriteRows.defaultFields(money), options: output,
+        try await context.list(columns: columns, defaultFields: FavoriteRows.defaultFields(money),
+                               tableView: FavoriteRows.tableView.appending(money.extraColumns.map(\.key)), options: output,
                                page: page, emptyNote: "\(printable(user)) has no favourites") { emit in
             for row in slice { try emit(row) }
         }
@@ -133,7 +134,7 @@ struct TopFavorites: ShellCommand {
         let counts = try await context.services.favorites.topFavorites(limit: wanted)
         let rows = try FavoriteRows.sorted(counts.dropFirst(page.offset).map(FavoriteRows.cells), by: page.sort,
                                            columns: FavoriteRows.topColumns)
-        try await context.list(columns: FavoriteRows.topColumns, options: output, page: page,
+        try await context.list(columns: FavoriteRows.topColumns, tableView: FavoriteRows.topTableView, options: output, page: page,
                                emptyNote: "no favourites yet") { emit in
             for row in rows { try emit(row) }
         }

@@ -10,6 +10,14 @@ enum FavoriteRows {
     static let columnNames = ["product_id", "sku", "title", "category", "brand", "price", "currency",
                               "discount_percentage", "discounted_price", "stock", "rating", "added_at"]
 
+    /// What a table of favourites shows for people.
+    static let tableView = TableView(["product_id", "sku", "title", "category", "price", "currency", "stock", "added_at"],
+                                     optional: ["category", "stock"])
+
+    /// What `favorites top` shows in a table.
+    static let topTableView = TableView(["product_id", "sku", "title", "category", "brand", "favorite_count"],
+                                        optional: ["category", "brand"])
+
     /// What `favorites list` shows without `--fields`.
     static let listingFields = ["product_id", "sku", "title", "category", "price", "currency", "stock", "added_at"]
 

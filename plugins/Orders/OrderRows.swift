@@ -20,6 +20,17 @@ enum OrderRows {
          .text(order.createdAt), .text(order.updatedAt)] + display.extraCells
     }
 
+    /// What a table of orders shows for people: who, where it stands, what it comes to, when placed.
+    static let tableView = TableView(["id", "customer", "status", "total", "discounted_total", "currency", "created_at"],
+                                     optional: ["total"],
+                                     headers: ["total": "gross", "discounted_total": "total", "created_at": "placed"])
+
+    /// What a table of an order's lines shows for people.
+    static let lineTableView = TableView(["line", "product_id", "sku", "title", "unit_price", "discount_percentage",
+                                          "quantity", "discounted_total", "currency"],
+                                         optional: ["sku", "discount_percentage"],
+                                         headers: ["discounted_total": "total"])
+
     /// Sortable fields of `orders list` (they match the store's).
     static let sortFields = ["id", "user_id", "customer", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
 

@@ -58,7 +58,8 @@ struct ListOrders: ShellCommand {
         let filter = try filters.filter()
         let page = try context.page(paging)
         let display = try await context.moneyDisplay(currencyOption)
-        try await context.list(columns: OrderRows.columns(display), options: output, page: page,
+        try await context.list(columns: OrderRows.columns(display),
+                               tableView: OrderRows.tableView.appending(display.extraColumns.map(\.key)), options: output, page: page,
                                emptyNote: "no orders match") { emit in
             try await context.services.orders.listOrders(filter, page: page) { order in
                 try emit(try OrderRows.cells(order, display))
@@ -199,7 +200,8 @@ private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOpti
         try Renderer.record(columns: OrderRows.columns(display), row: try OrderRows.cells(order, display), options: head,
                             sink: context.sink)
         context.sink.write("\n")
-        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: false), options: options,
+        let lines = context.renderOptions(output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)))
+        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: false), options: lines,
                                        sink: context.sink)
         for row in try OrderRows.lineCells(order, display, withOrderID: false) { try writer.write(row) }
         _ = try writer.finish()

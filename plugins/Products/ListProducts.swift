@@ -35,7 +35,7 @@ func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: Paging
     let page = try context.page(paging)
     let display = try await context.moneyDisplay(currency)
     try await context.list(columns: ProductRows.columns(display), defaultFields: ProductRows.listingFields(display),
-                           options: output, page: page, emptyNote: emptyNote(filter)) { emit in
+                           tableView: ProductRows.tableView.appending(display.extraColumns.map(\.key)), options: output, page: page, emptyNote: emptyNote(filter)) { emit in
         try await context.services.products.listProducts(filter, page: page) { product in
             try emit(ProductRows.cells(product, display))
         }

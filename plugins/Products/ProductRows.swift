@@ -15,6 +15,12 @@ enum ProductRows {
     static let listingFields = ["id", "sku", "title", "category", "brand", "price", "currency",
                                 "discount_percentage", "stock", "rating"]
 
+    /// What a table shows for people: what a product is, what it costs and whether it is in stock;
+    /// category, brand, discount and rating while they fit.
+    static let tableView = TableView(["id", "sku", "title", "category", "brand", "price", "currency", "discount_percentage",
+                                      "stock", "rating"],
+                                     optional: ["category", "brand", "discount_percentage", "rating"])
+
     /// The columns with money shown through `display` (adds `rate_date` when converting).
     static func columns(_ display: MoneyDisplay) -> [Column] { columns + display.extraColumns }
 

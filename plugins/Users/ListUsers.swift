@@ -25,7 +25,8 @@ struct ListUsers: ShellCommand {
         let filter = UserFilter(role: try role.map { try UserRows.role($0) },
                                 status: try status.map { try UserRows.status($0) }, search: search)
         let page = try context.page(paging)
-        try await context.list(columns: UserRows.columns, defaultFields: UserRows.listingFields, options: output,
+        try await context.list(columns: UserRows.columns, defaultFields: UserRows.listingFields, tableView: UserRows.tableView,
+                               options: output,
                                page: page, emptyNote: emptyNote(filter)) { emit in
             try await context.services.users.listUsers(filter, page: page) { user in
                 try emit(UserRows.cells(user))

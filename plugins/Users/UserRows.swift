@@ -9,6 +9,10 @@ enum UserRows {
     static let columns = ["id", "username", "email", "first_name", "last_name", "phone", "role", "status", "created_at"]
         .map(Column.init)
 
+    /// What a table of users shows for people: who they are and whether they may log in; names while they fit.
+    static let tableView = TableView(["id", "username", "email", "first_name", "last_name", "role", "status"],
+                                     optional: ["first_name", "last_name"])
+
     /// What `users list` shows without `--fields`.
     static let listingFields = ["id", "username", "email", "first_name", "last_name", "role", "status"]
 

@@ -36,17 +36,31 @@ public final class CommandContext: @unchecked Sendable {
     }
 
     /// The render options for this command: its flags over the session's defaults.
-    public func renderOptions(_ options: OutputOptions, defaultFields: [String]? = nil) -> RenderOptions {
+    ///
+    /// Without `--fields`, machine formats show `defaultFields` (every column when nil); a table
+    /// shows `tableView` (its optional fields while they fit), or every column with `--wide`.
+    public func renderOptions(_ options: OutputOptions, defaultFields: [String]? = nil,
+                              tableView: TableView? = nil) -> RenderOptions {
         let fieldsText = options.fields ?? session.output.fields
-        let fields = fieldsText.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingASCIISpaces } }
-            ?? defaultFields
+        let explicit = fieldsText.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingASCIISpaces } }
         let colorMode = options.color ?? session.output.color ?? .auto
         let color = colorMode.isEnabled(outputIsTerminal: sinkIsTerminal, environment: environment)
         let wide = options.wide || session.output.wide
-        return RenderOptions(format: format(options), fields: fields,
-                             header: !(options.noHeader || session.output.noHeader),
-                             wide: wide, color: color,
-                             terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil)
+        let format = format(options)
+        var rendering = RenderOptions(format: format, fields: explicit ?? defaultFields,
+                                      header: !(options.noHeader || session.output.noHeader),
+                                      wide: wide, color: color,
+                                      terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil)
+        if format == .table, explicit == nil {
+            if wide {
+                rendering.fields = nil
+            } else if let tableView {
+                rendering.fields = tableView.fields
+                rendering.optionalFields = tableView.optional
+                rendering.headers = tableView.headers
+            }
+        }
+        return rendering
     }
 
     /// The page to fetch: sort, offset and limit from the flags over the session's defaults.
@@ -74,11 +88,14 @@ public final class CommandContext: @unchecked Sendable {
     /// Empty results are normal output (`[]`, a header alone); on a terminal `emptyNote` goes
     /// to stderr. When the default limit cut the listing, a note says how to see more.
     /// Ctrl-C stops the listing between rows.
-    /// Without `--fields`, only `defaultFields` (all columns if nil) are shown.
-    public func list(columns: [Column], defaultFields: [String]? = nil, options: OutputOptions, page: Page,
+    /// Without `--fields`, only `defaultFields` (all columns if nil) are shown; a table shows
+    /// `tableView` (see `renderOptions`).
+    public func list(columns: [Column], defaultFields: [String]? = nil, tableView: TableView? = nil,
+                     options: OutputOptions, page: Page,
                      emptyNote: @autoclosure () -> String,
                      produce: (_ emit: ([Cell]) throws -> Void) async throws -> Void) async throws {
-        let writer = try Renderer.list(columns: columns, options: renderOptions(options, defaultFields: defaultFields),
+        let writer = try Renderer.list(columns: columns,
+                                       options: renderOptions(options, defaultFields: defaultFields, tableView: tableView),
                                        sink: sink)
         let cutAt = page.limit == PagingOptions.defaultLimit + 1 ? PagingOptions.defaultLimit : nil
         var emitted = 0
@@ -112,9 +129,11 @@ public final class CommandContext: @unchecked Sendable {
     }
 
     /// A message for the operator (stderr): confirmations, hints, empty-result notes. Data in it
-    /// is escaped as in table cells.
+    /// is escaped as in table cells; on a terminal it wraps at word boundaries.
     public func note(_ text: String) {
-        host.writeToStderr(TerminalEscaping.escape(text) + "\n")
+        let escaped = TerminalEscaping.escape(text)
+        let shown = terminal.stderrIsTerminal ? TextWrap.wrap(escaped, width: Terminal.width(environment: environment)) : escaped
+        host.writeToStderr(shown + "\n")
     }
 }
 

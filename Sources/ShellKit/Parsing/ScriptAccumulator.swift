@@ -57,10 +57,11 @@ public struct ScriptAccumulator: Sendable {
         return continues ? nil : takePending()
     }
 
-    /// Ends the input: returns a command left open by a backslash on the last line, if any. It
-    /// keeps that backslash, so running it reports the cut-off input instead of running half a command.
+    /// Ends the input: returns a command left open by a backslash on the last line, if any (as
+    /// `sh` runs it). A continuation with nothing before it keeps its backslash, so running it
+    /// reports the lone backslash instead of silently doing nothing.
     public mutating func finish() -> ScriptCommand? {
-        if pending != nil { pending? += "\\" }
+        if let text = pending, text.trimmingBlanks().isEmpty { pending = text + "\\" }
         return takePending()
     }
 
