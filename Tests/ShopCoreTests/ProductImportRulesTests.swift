@@ -82,6 +82,15 @@ import Testing
         #expect(message == #"line 1: the header names the column "Title" twice"#)
     }
 
+    @Test func twoJSONKeysNamingOneFieldAreRefused() throws {
+        // Found by fuzz/FuzzProductJSON: which of the two values was used depended on hashing order.
+        let text = #"[{"title": "a", "category": "c", "price": 1, "discountPercentage": 5, "discount_percentage": 50}]"#
+        let message = try #require(Self.message(Self.json(text)))
+        #expect(message == #"record 1 (line 1): the keys "discountPercentage" and "discount_percentage" name the same field"#)
+        // Unknown keys may repeat: they are ignored.
+        #expect(try ProductFileDecoder.decodeJSON(Array(#"[{"title": "a", "category": "c", "price": 1, "x_y": 1, "xy": 2}]"#.utf8)).count == 1)
+    }
+
     @Test func unknownColumnsAreIgnoredAndBlankCellsTakeDefaults() throws {
         let text = "id,title,category,price,currency,discounted_price,stock,rating\r\n,Mug,kitchen,9.99,USD,9.99,,\r\n"
         let products = try ProductFileDecoder.decodeCSV(Array(text.utf8))

@@ -54,8 +54,13 @@ public enum ProductFileDecoder {
             guard case .object(let object) = element else {
                 throw .invalidInput("record \(offset + 1): expected an object, found \(element.kindName)")
             }
-            let fields = JSONRecordFields(object: object)
             let position = "record \(offset + 1) (line \(object.line))"
+            let fields: JSONRecordFields
+            do {
+                fields = try JSONRecordFields(object: object)
+            } catch {
+                throw .invalidInput("\(position): \(error.message)")
+            }
             products.append((try decodeRecord(fields, position: position), position))
         }
         try refuseRepeatedSKUs(products)
@@ -175,6 +180,9 @@ private enum Columns {
     static let optional = ["id", "sku", "description", "brand", "discount_percentage", "stock", "rating",
                            "tags", "minimum_order_quantity"]
 
+    /// Every known column, normalised (`minimumorderquantity`).
+    static let known = Set(required + optional.map { ProductFileDecoder.normalisedKey($0) })
+
     /// "title, category, price required; optional: id, sku, …".
     static var summary: String {
         "\(required.joined(separator: ", ")) required; optional: \(optional.joined(separator: ", "))"
@@ -188,7 +196,6 @@ private enum Columns {
             throw .invalidInput("line \(header.line) is not a products header: the first line must name the columns "
                 + "(\(summary)); missing: \(missing.joined(separator: ", "))")
         }
-        let known = Set(required + optional.map { ProductFileDecoder.normalisedKey($0) })
         var seen: Set<String> = []
         for (column, name) in zip(columns, header.fields) where known.contains(column) {
             guard seen.insert(column).inserted else {
@@ -210,9 +217,20 @@ private protocol RecordFields {
 private struct JSONRecordFields: RecordFields {
     let values: [String: JSONValue]
 
-    init(object: JSONObject) {
+    /// The object's known fields by normalised key. Two keys naming one field (`discountPercentage`
+    /// and `discount_percentage`) are refused: which value won would depend on hashing order.
+    init(object: JSONObject) throws(ShopError) {
         var values: [String: JSONValue] = [:]
-        for (key, value) in object.fields { values[ProductFileDecoder.normalisedKey(key)] = value }
+        var names: [String: String] = [:]
+        for key in object.fields.keys.sorted() {
+            let normalised = ProductFileDecoder.normalisedKey(key)
+            guard Columns.known.contains(normalised), let value = object.fields[key] else { continue }
+            if let other = names[normalised] {
+                throw .invalidInput("the keys \(other.quotedForMessage()) and \(key.quotedForMessage()) name the same field")
+            }
+            names[normalised] = key
+            values[normalised] = value
+        }
         self.values = values
     }
 
