@@ -92,9 +92,10 @@ let package = Package(
             dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreSQLite"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+        // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
-        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
