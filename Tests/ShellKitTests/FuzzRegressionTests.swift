@@ -44,6 +44,15 @@ import Testing
         }
     }
 
+    @Test func messagesQuoteTheLineWithoutItsControlCharacters() {
+        do {
+            _ = try LineParser.parse("list > 'a\u{1B}b' c\td\ne\u{202E}")
+            Issue.record("accepted text after the redirect's file")
+        } catch {
+            #expect(error.message == #"unexpected text after > a\u{1B}b: c\u{9}d\u{A}e\u{202E}"#)
+        }
+    }
+
     @Test func aQuoteFollowedByACombiningMarkIsStillAQuote() throws {
         #expect(try LineParser.parse("\"'\u{309}\"").words == ["'\u{309}"])
         #expect(try LineParser.parse("'a'\u{309}").words == ["a\u{309}"])

@@ -36,6 +36,7 @@ func checkLine(_ line: String) {
         parsed = try LineParser.parse(line)
     } catch {
         require(error.isUsageError, "LineParser threw \(error), expected a usage error")
+        require(isOneLineMessage(error.message), "message is not one clean line: \(error.message.debugDescription)")
         return
     }
     require(parsed.pipeCommand == nil || parsed.redirect == nil, "both a pipe and a redirect: \(parsed)")
