@@ -52,6 +52,11 @@ deps:
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+## libFuzzer targets (tokenizer, money, every importer), each for FUZZ_SECONDS (default 60): fuzz/run.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	fuzz/run $(FUZZ_SECONDS)
+
 ## kill -9 at random points of 10,000-command batches: integrity and exactly a prefix applied (not in `make test`).
 crash-safety: release
 	bench/crash-safety

@@ -26,6 +26,28 @@ let pluginTests: [Target] = pluginNames.map { name in
     )
 }
 
+/// libFuzzer targets, one folder each under `fuzz/`, only when `SHOPSH_FUZZ=1` (set by `fuzz/run`,
+/// which builds them with `-sanitize=fuzzer,address` in `.build-fuzz`). A plain `swift build`
+/// or `swift test` never sees them: their `LLVMFuzzerTestOneInput` needs libFuzzer's `main`.
+/// `fuzz/FuzzSupport` holds the checks the targets share.
+let fuzzTargets: [Target] = Context.environment["SHOPSH_FUZZ"] != "1" ? [] : [
+    .target(name: "FuzzSupport", dependencies: ["ShopCore"], path: "fuzz/FuzzSupport"),
+    .target(name: "FuzzDriver", path: "fuzz/FuzzDriver"),
+] + [
+    ("FuzzLineParser", ["ShellKit", "ShopCore", "FuzzSupport"]),
+    ("FuzzMoney", ["ShopCore", "FuzzSupport"]),
+    ("FuzzProductJSON", ["ShopCore", "FuzzSupport"]),
+    ("FuzzProductCSV", ["ShopCore", "FuzzSupport"]),
+    ("FuzzECBRates", ["ShopCore", "FuzzSupport"]),
+].map { name, dependencies in
+    .executableTarget(
+        name: name,
+        dependencies: (dependencies + ["FuzzDriver"]).map { .target(name: $0) },
+        path: "fuzz/\(name)",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+}
+
 let package = Package(
     name: "shopsh",
     platforms: [.macOS(.v14)],
@@ -71,10 +93,12 @@ let package = Package(
             dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreSQLite"],
             path: "Tests/TestSupport"
         ),
+        // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.
         .testTarget(name: "ShopCoreTests",
-                    dependencies: ["ShopCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+                    dependencies: ["ShopCore", .product(name: "PropertyBased", package: "swift-property-based")],
+                    exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
-        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
@@ -82,5 +106,5 @@ let package = Package(
             dependencies: ["shopsh", .product(name: "CSV", package: "CSV.swift")],
             exclude: ["Scenarios", "BadInput"]
         ),
-    ] + pluginTargets + pluginTests
+    ] + pluginTargets + pluginTests + fuzzTargets
 )

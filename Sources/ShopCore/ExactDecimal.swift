@@ -52,12 +52,15 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
         return ExactDecimal(units: Self.divideRounded(units, by: Self.powerOfTen(scale - newScale)), scale: newScale)
     }
 
+    /// Compares exactly at the larger scale, in 128 bits (an Int64 at scale 0 times 10^18 fits).
     public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
         let scale = max(lhs.scale, rhs.scale)
-        guard let left = lhs.rescaled(to: scale), let right = rhs.rescaled(to: scale) else {
-            return lhs.units < rhs.units
+        func widened(_ value: ExactDecimal) -> Int128 {
+            var units = Int128(value.units)
+            for _ in value.scale..<scale { units *= 10 }
+            return units
         }
-        return left.units < right.units
+        return widened(lhs) < widened(rhs)
     }
 
     // MARK: - Parsing

@@ -3,9 +3,12 @@
 
 /// The catalogue's ranges, checked wherever a product is added, imported or changed.
 public enum ProductLimits {
-    /// Product ids run from 1 to 2^53 − 1, so that JSON readers that hold numbers as doubles
-    /// (jq, JavaScript) keep every id exact.
-    public static let idRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+    /// The largest product id: 2^53 − 1 (9 007 199 254 740 991), the largest integer a JSON
+    /// reader that holds numbers as doubles (jq, JavaScript) still keeps exact.
+    public static let maxID: Int64 = 9_007_199_254_740_991
+
+    /// Every valid product id: 1 through ``maxID``.
+    public static let idRange: ClosedRange<Int64> = 1...maxID
 
     /// The highest price: 1,000,000,000.00 in the base currency (two-digit minor units).
     public static let maxPriceMinorUnits: Int64 = 100_000_000_000

@@ -93,6 +93,20 @@ extension ShellHarness {
         #expect(try await shop.services.products.countProducts(ProductFilter()) == 2)
     }
 
+    @Test func importRefusesFilesThatUsedToImportNothingOrHalfRight() async throws {
+        let shop = try productsShell()
+        let headerless = shop.folder.appendingPathComponent("headerless.csv")
+        try "A-1,A,c,1.10\r\nB-1,B,c,2\r\n".write(to: headerless, atomically: true, encoding: .utf8)
+        #expect(await shop.run("products import \(headerless.path)").0 == .failure)
+        #expect(shop.stderr.contains("line 1 is not a products header"))
+
+        let twice = shop.folder.appendingPathComponent("twice.csv")
+        try "\u{FEFF}sku,title,category,price\r\nA-1,A,c,1.10\r\na-1,A again,c,1.20\r\n".write(to: twice, atomically: true, encoding: .utf8)
+        #expect(await shop.run("products import \(twice.path)").0 == .failure)
+        #expect(shop.stderr.contains(#"SKU "a-1" is in the file twice: record 1 (line 2) and record 2 (line 3)"#))
+        #expect(try await shop.services.products.countProducts(ProductFilter()) == 0)
+    }
+
     @Test func filtersCombine() async throws {
         let shop = try productsShell()
         for (sku, price, stock, category) in [("P-1", "5", 0, "a"), ("P-2", "15", 2, "a"), ("P-3", "25", 2, "b"), ("P-4", "35", 2, "a")] {

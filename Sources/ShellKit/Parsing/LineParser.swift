@@ -79,7 +79,7 @@ public enum LineParser {
                 if let redirect {
                     let rest = scanner.remainder().trimmingBlanks()
                     let target = redirect.append ? ">>" : ">"
-                    throw .usage("unexpected text after \(target) \(redirect.path): \(rest)")
+                    throw .usage("unexpected text after \(target) \(redirect.path.escapingControls): \(rest.escapingControls)")
                 }
                 words.append(try scanner.readWord())
             }
@@ -200,6 +200,22 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// The text with control and format characters (LF, ESC, bidi overrides…) written as
+    /// `\u{…}`, so a message quoting it stays one line and cannot drive the terminal; other
+    /// text, backslashes included, is unchanged.
+    var escapingControls: String {
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                out.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}").unicodeScalars)
+            default:
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     /// The string without leading and trailing blanks (space, tab, CR, LF).
     func trimmingBlanks() -> String {
         let scalars = unicodeScalars

@@ -8,6 +8,12 @@ public struct CSVRecord: Hashable, Sendable {
 
 /// Reads RFC 4180 CSV text into records. Empty lines are skipped.
 public enum CSVReader {
+    /// The records of `text`, each with the line it starts on.
+    ///
+    /// A UTF-8 byte-order mark (U+FEFF) at the very start is not data and is skipped, as
+    /// spreadsheets write one before the header.
+    ///
+    /// - Throws: ``ShopError/invalidInput(_:)`` naming the line of a stray or unterminated quote.
     public static func records(in text: String) throws(ShopError) -> [CSVRecord] {
         var records: [CSVRecord] = []
         var fields: [String] = []
@@ -17,7 +23,7 @@ public enum CSVReader {
         var inQuotes = false
         var fieldWasQuoted = false
         let bytes = Array(text.utf8)
-        var index = 0
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
 
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))

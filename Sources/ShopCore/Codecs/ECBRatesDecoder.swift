@@ -34,13 +34,13 @@ public enum ECBRatesDecoder {
             line += tag.utf8.count { $0 == UInt8(ascii: "\n") }
             if let time = attribute("time", in: tag) {
                 guard CalendarDay(iso: time) != nil else {
-                    throw .invalidInput("invalid ECB XML at line \(line): \"\(time)\" is not a day (expected YYYY-MM-DD)")
+                    throw .invalidInput("invalid ECB XML at line \(line): \(time.quotedForMessage()) is not a day (expected YYYY-MM-DD)")
                 }
                 date = time
             }
             if let code = attribute("currency", in: tag) {
                 do throws(ShopError) {
-                    guard let rateText = attribute("rate", in: tag) else { throw .invalidInput("\(code) has no rate") }
+                    guard let rateText = attribute("rate", in: tag) else { throw .invalidInput("\(code.quotedForMessage()) has no rate") }
                     guard let date else { throw .invalidInput("a rate before any date") }
                     if let rate = try rate(date: date, code: code, text: rateText, knownCodes: knownCodes) { rates.append(rate) }
                 } catch {
@@ -71,7 +71,7 @@ public enum ECBRatesDecoder {
         for record in records.dropFirst() {
             let dateText = record.fields.first?.trimmingASCIISpaces ?? ""
             guard let date = isoDate(from: dateText) else {
-                throw .invalidInput("invalid ECB CSV at line \(record.line): \"\(dateText)\" is not a day (expected YYYY-MM-DD or 13 April 2026)")
+                throw .invalidInput("invalid ECB CSV at line \(record.line): \(dateText.quotedForMessage()) is not a day (expected YYYY-MM-DD or 13 April 2026)")
             }
             if record.fields.dropFirst(codes.count + 1).contains(where: { !$0.trimmingASCIISpaces.isEmpty }) {
                 throw .invalidInput("invalid ECB CSV at line \(record.line): more values than the header has currencies")
@@ -96,11 +96,11 @@ public enum ECBRatesDecoder {
     static func rate(date: String, code: String, text: String, knownCodes: Set<String>?) throws(ShopError) -> CurrencyRate? {
         try check(code: code, knownCodes: knownCodes)
         guard let value = ExactDecimal.parse(text, maxScale: rateScale), value.units > 0 else {
-            throw .invalidInput("bad rate \"\(text)\" for \(code)")
+            throw .invalidInput("bad rate \(text.quotedForMessage()) for \(code.quotedForMessage())")
         }
         if code == Currency.eur.code {
             guard value.normalized == ExactDecimal(units: 1, scale: 0) else {
-                throw .invalidInput("a EUR rate of \(text): rates are per euro, so EUR can only be 1")
+                throw .invalidInput("a EUR rate of \(text.quotedForMessage()): rates are per euro, so EUR can only be 1")
             }
             return nil
         }
@@ -109,9 +109,9 @@ public enum ECBRatesDecoder {
 
     /// Refuses a code that is not three capital letters, or not among `knownCodes` when given.
     static func check(code: String, knownCodes: Set<String>?) throws(ShopError) {
-        guard Currency.isWellFormedCode(code) else { throw .invalidInput("bad currency code \"\(code)\"") }
+        guard Currency.isWellFormedCode(code) else { throw .invalidInput("bad currency code \(code.quotedForMessage())") }
         if let knownCodes, code != Currency.eur.code, !knownCodes.contains(code) {
-            throw .invalidInput("unknown currency code \"\(code)\" (not in the store's ISO 4217 list; see: currency codes)")
+            throw .invalidInput("unknown currency code \(code.quotedForMessage()) (not in the store's ISO 4217 list; see: currency codes)")
         }
     }
 

@@ -18,6 +18,10 @@ public enum ProductFileDecoder {
         }
     }
 
+    /// Decodes a whole file in `format`.
+    ///
+    /// - Throws: ``ShopError/invalidInput(_:)`` with a one-line message naming the first bad
+    ///   record (see ``decodeJSON(_:)`` and ``decodeCSV(_:)``).
     public static func decode(_ bytes: [UInt8], format: Format) throws(ShopError) -> [NewProduct] {
         switch format {
         case .json: return try decodeJSON(bytes)
@@ -26,6 +30,9 @@ public enum ProductFileDecoder {
     }
 
     /// A DummyJSON array of products, or an object with a `products` array (the API's shape).
+    ///
+    /// A leading UTF-8 byte-order mark is skipped. The file must hold at least one product,
+    /// and no SKU twice (ignoring ASCII case, as the store does).
     public static func decodeJSON(_ bytes: [UInt8]) throws(ShopError) -> [NewProduct] {
         let document = try JSONParser.parse(bytes)
         let elements: [JSONValue]
@@ -40,24 +47,41 @@ public enum ProductFileDecoder {
         default:
             throw .invalidInput("expected a JSON array of products, found \(document.kindName)")
         }
-        var products: [NewProduct] = []
+        guard !elements.isEmpty else { throw .invalidInput("the file has no products (an empty JSON array)") }
+        var products: [(product: NewProduct, position: String)] = []
         products.reserveCapacity(elements.count)
         for (offset, element) in elements.enumerated() {
             guard case .object(let object) = element else {
                 throw .invalidInput("record \(offset + 1): expected an object, found \(element.kindName)")
             }
-            let fields = JSONRecordFields(object: object)
-            products.append(try decodeRecord(fields, position: "record \(offset + 1) (line \(object.line))"))
+            let position = "record \(offset + 1) (line \(object.line))"
+            let fields: JSONRecordFields
+            do {
+                fields = try JSONRecordFields(object: object)
+            } catch {
+                throw .invalidInput("\(position): \(error.message)")
+            }
+            products.append((try decodeRecord(fields, position: position), position))
         }
-        return products
+        try refuseRepeatedSKUs(products)
+        return products.map(\.product)
     }
 
     /// A CSV file whose header names the columns (snake_case as shopsh exports them, or DummyJSON's camelCase).
+    ///
+    /// The first line must be that header and name at least `title`, `category` and `price`;
+    /// other known columns are optional and unknown ones (`currency`, `discounted_price` from an
+    /// export) are ignored. A leading UTF-8 byte-order mark is skipped. The file must hold at
+    /// least one product, and no SKU twice (ignoring ASCII case, as the store does).
     public static func decodeCSV(_ bytes: [UInt8]) throws(ShopError) -> [NewProduct] {
         let records = try CSVReader.records(in: String(decoding: bytes, as: UTF8.self))
-        guard let header = records.first else { return [] }
-        let columns = header.fields.map { normalisedKey($0) }
-        var products: [NewProduct] = []
+        guard let header = records.first else {
+            throw .invalidInput("the file is empty: expected a header line naming the columns (\(Columns.summary))")
+        }
+        let columns = try Columns.check(header)
+        guard records.count > 1 else { throw .invalidInput("the file has a header but no products") }
+        var products: [(product: NewProduct, position: String)] = []
+        products.reserveCapacity(records.count - 1)
         for (offset, record) in records.dropFirst().enumerated() {
             let position = "record \(offset + 1) (line \(record.line))"
             guard record.fields.count == columns.count else {
@@ -65,9 +89,10 @@ public enum ProductFileDecoder {
             }
             var values: [String: String] = [:]
             for (column, value) in zip(columns, record.fields) { values[column] = value }
-            products.append(try decodeRecord(CSVRecordFields(values: values), position: position))
+            products.append((try decodeRecord(CSVRecordFields(values: values), position: position), position))
         }
-        return products
+        try refuseRepeatedSKUs(products)
+        return products.map(\.product)
     }
 
     // MARK: - One record
@@ -78,28 +103,39 @@ public enum ProductFileDecoder {
             guard let value = try fields.text(key), !value.trimmingASCIISpaces.isEmpty else { throw fail("missing \(key)") }
             return value
         }
-        do {
+        do throws(ShopError) {
             let title = try required("title")
             let category = try required("category")
             let priceText = try required("price")
-            let price = try Money.parse(priceText, currency: .usd)
-            let discount = try fields.text("discountpercentage").map { (text: String) throws(ShopError) in try Percentage.parse(text) } ?? .zero
+            guard let price = try? Money.parse(priceText, currency: .usd) else {
+                throw fail("invalid price \(priceText.quotedForMessage()): expected a number ≥ 0 with at most 2 decimals, like 12.50")
+            }
+            let discount = try fields.text("discountpercentage").map { (text: String) throws(ShopError) in
+                guard let value = try? Percentage.parse(text) else {
+                    throw fail("invalid discount percentage \(text.quotedForMessage()): expected a number from 0 to 100 with at most 2 decimals")
+                }
+                return value
+            } ?? .zero
             let stock = try fields.text("stock").map { (text: String) throws(ShopError) -> Int in
-                guard let value = Int(text), value >= 0 else { throw ShopError.invalidInput("invalid stock \"\(text)\": expected a whole number ≥ 0") }
+                guard let value = Int(text), value >= 0 else { throw fail("invalid stock \(text.quotedForMessage()): expected a whole number ≥ 0") }
                 return value
             } ?? 0
             let rating = try fields.text("rating").map { (text: String) throws(ShopError) -> Rating in
                 guard let value = ExactDecimal.parse(text, maxScale: 2), value.units <= 500 else {
-                    throw ShopError.invalidInput("invalid rating \"\(text)\": expected 0 to 5 with at most 2 decimals")
+                    throw fail("invalid rating \(text.quotedForMessage()): expected 0 to 5 with at most 2 decimals")
                 }
                 return Rating(hundredths: Int(value.units))
             } ?? Rating(hundredths: 0)
             let minimum = try fields.text("minimumorderquantity").map { (text: String) throws(ShopError) -> Int in
-                guard let value = Int(text), value >= 1 else { throw ShopError.invalidInput("invalid minimum order quantity \"\(text)\"") }
+                guard let value = Int(text), value >= 1 else {
+                    throw fail("invalid minimum order quantity \(text.quotedForMessage()): expected a whole number ≥ 1")
+                }
                 return value
             } ?? 1
             let id = try fields.text("id").map { (text: String) throws(ShopError) -> Int64 in
-                guard let value = Int64(text), value > 0 else { throw ShopError.invalidInput("invalid id \"\(text)\": expected a whole number > 0") }
+                guard let value = Int64(text), ProductLimits.idRange.contains(value) else {
+                    throw fail("invalid id \(text.quotedForMessage()): expected a whole number from 1 to \(ProductLimits.maxID)")
+                }
                 return value
             }
             let sku = try fields.text("sku").flatMap { $0.isEmpty ? nil : $0 }
@@ -113,9 +149,60 @@ public enum ProductFileDecoder {
         }
     }
 
+    /// Refuses a file that lists one SKU twice. The store's SKUs are unique `COLLATE NOCASE`
+    /// (ASCII letters only), so `ab-1` and `AB-1` are the same SKU here too; without this check
+    /// the second record would silently update the product the first one just added.
+    private static func refuseRepeatedSKUs(_ products: [(product: NewProduct, position: String)]) throws(ShopError) {
+        var firstPosition: [String: String] = [:]
+        for (product, position) in products {
+            guard let sku = product.sku else { continue }
+            let key = String(decoding: sku.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            if let earlier = firstPosition[key] {
+                throw .invalidInput("SKU \(sku.quotedForMessage()) is in the file twice: \(earlier) and \(position) (SKUs are unique, ignoring case)")
+            }
+            firstPosition[key] = position
+        }
+    }
+
     /// `discountPercentage`, `discount_percentage` and `Discount Percentage` all become `discountpercentage`.
     static func normalisedKey(_ key: String) -> String {
         String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != " " && $0 != "-" })
+    }
+}
+
+// MARK: - CSV header
+
+/// The columns a products CSV may name, as `normalisedKey` gives them.
+private enum Columns {
+    /// Columns every file must have, in the order messages list them.
+    static let required = ["title", "category", "price"]
+    /// The other known columns, in the spelling shopsh exports (any case, `_`, `-` or spaces).
+    static let optional = ["id", "sku", "description", "brand", "discount_percentage", "stock", "rating",
+                           "tags", "minimum_order_quantity"]
+
+    /// Every known column, normalised (`minimumorderquantity`).
+    static let known = Set(required + optional.map { ProductFileDecoder.normalisedKey($0) })
+
+    /// "title, category, price required; optional: id, sku, …".
+    static var summary: String {
+        "\(required.joined(separator: ", ")) required; optional: \(optional.joined(separator: ", "))"
+    }
+
+    /// The normalised column names of `header`, or an error if it is not a products header.
+    static func check(_ header: CSVRecord) throws(ShopError) -> [String] {
+        let columns = header.fields.map { ProductFileDecoder.normalisedKey($0) }
+        let missing = required.filter { !columns.contains($0) }
+        guard missing.isEmpty else {
+            throw .invalidInput("line \(header.line) is not a products header: the first line must name the columns "
+                + "(\(summary)); missing: \(missing.joined(separator: ", "))")
+        }
+        var seen: Set<String> = []
+        for (column, name) in zip(columns, header.fields) where known.contains(column) {
+            guard seen.insert(column).inserted else {
+                throw .invalidInput("line \(header.line): the header names the column \(name.trimmingASCIISpaces.quotedForMessage()) twice")
+            }
+        }
+        return columns
     }
 }
 
@@ -130,9 +217,20 @@ private protocol RecordFields {
 private struct JSONRecordFields: RecordFields {
     let values: [String: JSONValue]
 
-    init(object: JSONObject) {
+    /// The object's known fields by normalised key. Two keys naming one field (`discountPercentage`
+    /// and `discount_percentage`) are refused: which value won would depend on hashing order.
+    init(object: JSONObject) throws(ShopError) {
         var values: [String: JSONValue] = [:]
-        for (key, value) in object.fields { values[ProductFileDecoder.normalisedKey(key)] = value }
+        var names: [String: String] = [:]
+        for key in object.fields.keys.sorted() {
+            let normalised = ProductFileDecoder.normalisedKey(key)
+            guard Columns.known.contains(normalised), let value = object.fields[key] else { continue }
+            if let other = names[normalised] {
+                throw .invalidInput("the keys \(other.quotedForMessage()) and \(key.quotedForMessage()) name the same field")
+            }
+            names[normalised] = key
+            values[normalised] = value
+        }
         self.values = values
     }
 
@@ -165,7 +263,11 @@ private struct JSONRecordFields: RecordFields {
 private struct CSVRecordFields: RecordFields {
     let values: [String: String]
 
-    func text(_ key: String) throws(ShopError) -> String? { values[key] }
+    /// An empty cell counts as absent, so a blank `id` or `stock` takes its default.
+    func text(_ key: String) throws(ShopError) -> String? {
+        guard let value = values[key], !value.isEmpty else { return nil }
+        return value
+    }
 
     func tags() throws(ShopError) -> [String] { Self.splitTags(values["tags"] ?? "") }
 
