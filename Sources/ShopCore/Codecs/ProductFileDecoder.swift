@@ -140,9 +140,17 @@ public enum ProductFileDecoder {
             }
             let sku = try fields.text("sku").flatMap { $0.isEmpty ? nil : $0 }
             let brand = try fields.text("brand").flatMap { $0.isEmpty ? nil : $0 }
-            return NewProduct(id: id, sku: sku, title: title, description: try fields.text("description") ?? "",
+            let description = try fields.text("description") ?? ""
+            let tags = try fields.tags()
+            // SQLite would keep the text only up to a NUL: a file holding one is not text.
+            for (name, text) in [("title", title), ("description", description), ("category", category),
+                                 ("brand", brand ?? ""), ("sku", sku ?? "")] + tags.map({ ("tags", $0) })
+            where text.utf8.contains(0) {
+                throw fail("\(name) holds a NUL character")
+            }
+            return NewProduct(id: id, sku: sku, title: title, description: description,
                               category: category, brand: brand, price: price, discount: discount, stock: stock,
-                              rating: rating, tags: try fields.tags(), minimumOrderQuantity: minimum)
+                              rating: rating, tags: tags, minimumOrderQuantity: minimum)
         } catch {
             if case .invalidInput(let message) = error, !message.hasPrefix(position) { throw fail(message) }
             throw error
