@@ -15,16 +15,18 @@ public final class ShellHarness: @unchecked Sendable {
     public let sink = OutputSink.memory()
     private let errors = ErrorLog()
 
-    /// `demo: true` fills the store with the demo shop.
-    public init(plugins: [ShellPlugin], demo: Bool = false) throws {
+    /// `demo: true` fills the store with the demo shop. With `terminalWidth`, stdout is a terminal
+    /// that many columns wide (tables are fitted to it; no pager).
+    public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
         store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true)
         if demo { _ = try store.importDemoShop() }
-        let session = Session(storeName: "test", environment: [:])
-        let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false)
+        let environment = terminalWidth.map { ["COLUMNS": String($0), "PAGER": "cat", "NO_COLOR": "1"] } ?? [:]
+        let session = Session(storeName: "test", environment: environment)
+        let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: terminalWidth != nil, stderrIsTerminal: false)
         let log = errors
         shell = Shell(services: store.services, plugins: plugins, session: session, terminal: terminal,
-                      environment: [:], stdout: sink, stderr: { log.append($0) })
+                      environment: environment, stdout: sink, stderr: { log.append($0) })
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
@@ -77,4 +79,46 @@ final class ErrorLog: @unchecked Sendable {
     private var collected = ""
     func append(_ text: String) { lock.lock(); collected += text; lock.unlock() }
     var text: String { lock.lock(); defer { lock.unlock() }; return collected }
+}
+
+// MARK: - Tables for people
+
+/// What a table printed at `width` columns must be: no line wider than the terminal, every value
+/// of `uncut` (ids, SKUs, quantities, money) shown whole, and, from 80 columns on, a table with
+/// one line per row (`rows` rows under a header and a rule), not records.
+public func tableProblems(_ output: String, width: Int, rows: Int, uncut: [String]) -> [String] {
+    var problems: [String] = []
+    let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    for line in lines where DisplayWidth.of(line) > width {
+        problems.append("at \(width) columns a line is \(DisplayWidth.of(line)) wide: \(line)")
+    }
+    for value in uncut where !output.contains(value) {
+        problems.append("at \(width) columns \"\(value)\" is cut or missing")
+    }
+    if width >= 80 && (output.contains("-[ RECORD") || lines.count != rows + 2) {
+        problems.append("at \(width) columns the \(rows) rows are not a one-line-per-row table:\n\(output)")
+    }
+    return problems
+}
+
+/// The widths every table is checked at.
+public let tableTestWidths = [40, 80, 120, 200]
+
+/// Runs `command` as a table at each of `tableTestWidths` on a fresh demo shop (after `setup`)
+/// and returns what is wrong with it (see `tableProblems`); the values of `uncutFields`, read
+/// from the same command's tsv, must be shown whole.
+public func tableProblems(plugins: [ShellPlugin], setup: (ShopServices) async throws -> Void = { _ in },
+                          command: String, uncutFields: [String]) async throws -> [String] {
+    var problems: [String] = []
+    for width in tableTestWidths {
+        let shell = try ShellHarness(plugins: plugins, demo: true, terminalWidth: width)
+        try await setup(shell.services)
+        let (outcome, table) = await shell.run(command)
+        guard outcome == .success else { throw HarnessError.failed(command, shell.stderr) }
+        let (_, tsv) = await shell.run(command + " -o tsv --no-header --fields " + uncutFields.joined(separator: ","))
+        let rows = tsv.split(separator: "\n")
+        let values = rows.flatMap { $0.split(separator: "\t").map(String.init) }
+        problems += tableProblems(table, width: width, rows: rows.count, uncut: values)
+    }
+    return problems
 }

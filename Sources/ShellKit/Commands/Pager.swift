@@ -25,6 +25,6 @@ enum Pager {
             return
         }
         destination.sink.write(text)
-        destination.finish()
+        _ = destination.finish()   // the pager's status says nothing about the command
     }
 }

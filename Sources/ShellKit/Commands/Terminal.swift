@@ -24,13 +24,14 @@ public struct Terminal: Sendable {
                  stderrIsTerminal: isatty(STDERR_FILENO) == 1)
     }
 
-    /// The width of the terminal on stdout now (it may have been resized), or `COLUMNS`, or 80.
+    /// `COLUMNS` when set, else the width of the terminal on stdout (or stderr) now (it may have
+    /// been resized), else 80.
     public static func width(environment: [String: String]) -> Int {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] where ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
             return Int(size.ws_col)
         }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
     }
 
