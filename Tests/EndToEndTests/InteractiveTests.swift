@@ -78,10 +78,11 @@ final class TerminalSession {
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
-    /// Starts shopsh in a new 160×40 terminal.
-    func start() throws {
+    /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given.
+    func start(width: Int = 160, height: Int = 40, pager: String? = nil) throws {
         let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"].map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
-        let started = try tmux(["new-session", "-d", "-s", "shop", "-x", "160", "-y", "40",
+            + (pager.map { ["PAGER='\($0)'"] } ?? [])
+        let started = try tmux(["new-session", "-d", "-s", "shop", "-x", String(width), "-y", String(height),
                   "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'; sleep 30"])
         if !started.isEmpty { Issue.record("tmux new-session: \(started)") }
         try waitFor { $0.contains("shop>") }   // capture-pane drops trailing blanks
@@ -90,6 +91,10 @@ final class TerminalSession {
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "shop"] + keys) }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "shop"]) }
+
+    /// The screen with lines the terminal wrapped joined back (`capture-pane -J`): a row wider than
+    /// the terminal shows as one line longer than it.
+    func joinedScreen() throws -> String { try tmux(["capture-pane", "-p", "-J", "-t", "shop"]) }
 
     /// Waits up to 20 s (a loaded CI machine) for the screen to satisfy `condition`; returns the screen.
     @discardableResult
