@@ -60,11 +60,31 @@ enum ManualText {
             Empty results are normal output (\fB[]\fR, or the header alone).
             .TP
             .B table
-            Columns sized by display width (wide characters, emoji, combining marks), numbers
-            right\-aligned, long cells cut with an ellipsis to the terminal width (unless
-            \fB\-\-wide\fR), control characters in data escaped; colour only on a terminal and
-            never with \fBNO_COLOR\fR.
+            For people: each view shows the columns an operator needs, with short headers
+            (\fBqty\fR, \fBdisc %\fR, \fBunit price\fR) and timestamps as dates, and never grows
+            wider than the terminal (its width, or \fBCOLUMNS\fR when set).
+            \fBproducts list\fR: id, sku, title, price, currency, stock, and category, brand,
+            disc %, rating while they fit.
+            \fBbasket show\fR: product, title, qty, unit price, total (after the discount),
+            currency, and sku and disc % while they fit; the totals follow on standard error.
+            \fBorders list\fR: id, customer, status, gross (while it fits), total (after
+            discounts), currency, placed (the date).
+            \fBusers list\fR: id, username, email, role, status, and the first and last names
+            while both fit.
+            \fBfavorites list\fR: product, sku, title, price, currency, added, and category and
+            stock while they fit.
+            When the columns do not fit, free text (titles, descriptions, names) is cut first with
+            an ellipsis, then labels (categories, brands, emails); ids, SKUs, quantities, money,
+            codes and dates are never cut.
+            When even that does not fit (a narrow pane), each row prints as \fIfield value\fR
+            lines under \fB\-[ RECORD\fR \fIn\fR \fB]\fR, as \fBpsql\fR's \fB\ex auto\fR does.
+            \fB\-\-wide\fR shows every column, uncut; \fB\-\-fields\fR picks exactly.
+            Numbers are right\-aligned, widths are display widths (wide characters, emoji,
+            combining marks), control characters in data are escaped.
+            Colour only on a terminal and never with \fBNO_COLOR\fR: a bold header, dim currency codes.
             A single record (\fBshow\fR) prints as key/value lines.
+            Machine formats (\fBjson\fR, \fBndjson\fR, \fBcsv\fR, \fBtsv\fR) are not affected
+            by any of this: they print the command's fields, whole, whatever the terminal.
             .TP
             .B json
             An array for listings, an object for a single record.
@@ -155,7 +175,8 @@ enum ManualText {
             The base of the defaults above.
             .TP
             .B COLUMNS
-            The terminal width for tables when it cannot be read from the terminal.
+            The terminal width for tables and wrapped notes; when set it wins over the width the
+            terminal reports.
             .SH FILES
             .TP
             .I $XDG_DATA_HOME/shopsh/shop.sqlite

@@ -19,7 +19,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(name: .customLong("no-header"), help: "Leave out the header row (table, csv, tsv).")
     public var noHeader = false
 
-    @Flag(help: "Do not cut table cells to the terminal width.")
+    @Flag(help: "Tables: show every column and never cut a cell to the terminal width.")
     public var wide = false
 
     @Option(help: "Colour: auto, always or never (NO_COLOR turns auto off).")
