@@ -51,6 +51,20 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The day `dayNumber` days after 1970-01-01 (Howard Hinnant's civil_from_days); nil outside years 1…9999.
+    public init?(dayNumber: Int) {
+        guard (-719_162...2_932_896).contains(dayNumber) else { return nil }
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+    }
+
     /// How many days from `self` to `later` (negative when `later` is earlier).
     public func days(until later: CalendarDay) -> Int { later.dayNumber - dayNumber }
 

@@ -10,12 +10,10 @@ public struct ShopServices: Sendable {
     public var currencies: any CurrencyService
     /// Live values for Tab completion; `nil` when the store offers none.
     public var completions: (any CompletionSource)?
-    /// One transaction around a whole batch (`--atomic`, `--dry-run`); `nil` when the store has none.
-    public var runTransaction: (any RunTransaction)?
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, orders: any OrderService, currencies: any CurrencyService,
-                completions: (any CompletionSource)? = nil, runTransaction: (any RunTransaction)? = nil) {
+                completions: (any CompletionSource)? = nil) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
@@ -23,15 +21,15 @@ public struct ShopServices: Sendable {
         self.orders = orders
         self.currencies = currencies
         self.completions = completions
-        self.runTransaction = runTransaction
     }
 }
 
-/// One transaction around many commands: between `begin()` and `end(commit:)` every service call
-/// joins it (each call's own changes in a savepoint, so a failing command undoes only itself),
-/// and `end` keeps all of it or none.
-public protocol RunTransaction: Sendable {
-    func begin() async throws
+/// A run of many commands in one transaction (`--atomic`, `--dry-run`): every call of `services`
+/// joins it, each call's own changes in a savepoint (so a failing command undoes only itself),
+/// and `end(commit:)` keeps all of it or none. A server store hands these services one connection.
+public protocol StoreRun: Sendable {
+    /// Services bound to the run's transaction.
+    var services: ShopServices { get }
     /// Commits when `commit` is true; rolls everything back otherwise.
     func end(commit: Bool) async throws
 }

@@ -11,7 +11,7 @@ import ShopCore
 /// and wait up to 5 s for each other). A shell runs one command at a time, so one connection
 /// serves it: a GRDB pool opens a second one for reads and writes to an empty WAL on every
 /// open, about 2 ms of a one-shot command's start-up.
-public final class SQLiteStore: Sendable {
+public final class SQLiteStore: ShopStore, Sendable {
     /// The database file.
     public let path: String
     /// Whether the store was opened for reading only: the operator may not write the file or its
@@ -119,7 +119,7 @@ public final class SQLiteStore: Sendable {
     /// Closes the connection at the end of the process (SQLite checkpoints the WAL and removes it,
     /// as when any last connection closes) and keeps the store alive until the exit: releasing it
     /// would dispose of GRDB's dispatch queue, which starts a worker thread just to do that.
-    public func closeForExit() {
+    public func close() {
         try? database.close()
         _ = Unmanaged.passRetained(self)
     }
@@ -129,8 +129,20 @@ public final class SQLiteStore: Sendable {
         ShopServices(products: SQLiteProductService(database: database), baskets: SQLiteBasketService(database: database),
                      favorites: SQLiteFavoritesService(database: database), users: SQLiteUserService(database: database),
                      orders: SQLiteOrderService(database: database), currencies: SQLiteCurrencyService(database: database),
-                     completions: SQLiteCompletionSource(database: database),
-                     runTransaction: SQLiteRunTransaction(database: database))
+                     completions: SQLiteCompletionSource(database: database))
+    }
+
+    /// `shop` for `…/shop.sqlite`.
+    public var displayName: String { StoreLocation.storeName(path) }
+
+    public var location: String { path }
+
+    /// A run on the store's one connection: an immediate transaction that every service call
+    /// joins in a savepoint (see `shopWrite`).
+    public func beginRun() async throws -> any StoreRun {
+        let run = SQLiteRun(database: database, services: services)
+        try run.begin()
+        return run
     }
 
     /// Whether the store holds no products and no users (a new file).
@@ -232,18 +244,15 @@ extension DatabaseQueue {
 
 /// `--atomic` and `--dry-run` on the store's one connection: an immediate transaction left open
 /// across the run's commands (each of which works in a savepoint of it).
-struct SQLiteRunTransaction: RunTransaction {
+struct SQLiteRun: StoreRun {
     let database: DatabaseQueue
-
-    func begin() async throws {
-        try open()
-    }
+    let services: ShopServices
 
     func end(commit: Bool) async throws {
         try close(commit: commit)
     }
 
-    private func open() throws {
+    func begin() throws {
         if database.configuration.readonly { throw database.readOnlyError }
         do {
             try database.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }

@@ -4,7 +4,6 @@
 import Foundation
 import ShellKit
 import ShopCore
-import ShopStoreSQLite
 
 /// `shopsh __complete [GLOBAL OPTIONS…] WORDS… PREFIX`: the last word is the one being
 /// completed (empty for a fresh word); prints one candidate per line. Global options before
@@ -17,14 +16,9 @@ enum CompleteCommand {
         let global = GlobalArguments(Array(arguments.dropLast()))
         if global.endsBeforeAValue { return 0 }
         let words = global.words
-        let explicitStore = global.store
-        let path = Main.storePath(explicit: explicitStore, environment: environment)
-        let source: (any CompletionSource)?
-        if FileManager.default.fileExists(atPath: path), let store = try? SQLiteStore(path: path) {
-            source = store.services.completions
-        } else {
-            source = nil
-        }
+        let store = StoreFactory.openIfPresent(StoreFactory.value(explicit: global.store, environment: environment),
+                                               environment: environment)
+        let source = store?.services.completions
         let engine = CompletionEngine(plugins: allPlugins, source: source)
         let before = words
         let candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }

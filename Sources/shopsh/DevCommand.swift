@@ -5,7 +5,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ShellKit
-import ShopStoreSQLite
 
 /// `shopsh dev …`: tools for the people who build shopsh.
 enum DevCommand {
@@ -53,10 +52,8 @@ enum DevCommand {
         }
         let started = Date()
         do {
-            let store = try SQLiteStore(path: options.store, create: true)
-            let shop = try store.generateLargeShop(products: options.products, users: options.users, seed: options.seed) {
-                Main.printNote("generated \($0)")
-            }
+            let shop = try StoreFactory.generate(at: options.store, products: options.products, users: options.users,
+                                                 seed: options.seed) { Main.printNote("generated \($0)") }
             let seconds = Date().timeIntervalSince(started)
             Main.printNote("generated \(options.store): \(shop.products) products, \(shop.users) users, \(shop.basketLines) basket lines, \(shop.favorites) favourites, \(shop.orders) orders in \(String(format: "%.1f", seconds)) s")
             return 0
@@ -74,7 +71,7 @@ extension DevCommand {
         case .parsed(let parsed): options = parsed
         case .exit(let status): return status
         }
-        guard let store = try? SQLiteStore(path: options.store) else {
+        guard let store = StoreFactory.openIfPresent(options.store, environment: [:]) else {
             Main.printError("cannot open \(options.store)")
             return 1
         }

@@ -4,18 +4,19 @@ import Foundation
 import ShellKit
 import ShopStoreSQLite
 
-/// The interactive shell on a terminal. Runs on the main thread (readline needs it);
-/// each command runs on the concurrency pool while the main thread waits.
+/// The interactive shell on a terminal. Runs on the main thread (readline needs it), and so
+/// does each command (`Blocking.run` drives it on this thread).
 struct InteractiveLoop {
     let shell: Shell
-    let storePath: String
+    /// Where the store is (its history file is named after it).
+    let storeLocation: String
     let environment: [String: String]
 
     func run() -> Int32 {
         Interrupt.install()
         let engine = CompletionEngine(shell: shell)
         let reader = ReadlineLineReader(
-            historyFile: StoreLocation.historyPath(forStore: storePath, environment: environment),
+            historyFile: StoreLocation.historyPath(forStore: storeLocation, environment: environment),
             completer: { _ in [] })
         reader.setDescribedCompleter { request in Blocking.run { await engine.complete(request) } }
         shell.historySource = { reader.history }

@@ -82,27 +82,33 @@ enum Main {
             printError("--atomic and --dry-run apply to batches: -c, -f, a command given as words, or commands on stdin")
             return 2
         }
-        let store: SQLiteStore
+        let store: any ShopStore
         do {
-            store = try openStore(explicitPath: global.store, environment: environment, terminal: terminal)
+            store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),
+                                          environment: environment) { if terminal.stderrIsTerminal { printNote($0) } }
         } catch {
             printError(error.message)
-            return 1
+            return error.isUsageError ? 2 : 1
         }
-        defer { store.closeForExit() }
-        let session = Session(storeName: StoreLocation.storeName(store.path), environment: environment)
+        defer { store.close() }
+        for warning in store.warnings { printNote(warning) }
+        let session = Session(storeName: store.displayName, environment: environment)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let options { apply(options, to: session) }
-        let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
-                          environment: environment)
-
         guard batch else {
-            return InteractiveLoop(shell: shell, storePath: store.path, environment: environment).run()
+            let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
+                              environment: environment)
+            return InteractiveLoop(shell: shell, storeLocation: store.location, environment: environment).run()
         }
-        let run = RunScope(atomic: global.atomic, dryRun: global.dryRun, transaction: store.services.runTransaction)
-        if let failed = run.begin() { return failed }
+        let run = RunScope(atomic: global.atomic, dryRun: global.dryRun)
+        let services: ShopServices
+        switch run.begin(on: store) {
+        case .success(let runServices): services = runServices
+        case .failure(let status): return status
+        }
+        let shell = Shell(services: services, plugins: allPlugins, session: session, terminal: terminal, environment: environment)
         let status: Int32
         if !global.steps.isEmpty {
             let steps = global.steps, continueOnError = global.continueOnError
@@ -164,55 +170,18 @@ enum Main {
         case .parsed(let parsed): options = parsed
         case .exit(let status): return status
         }
-        let path = options.store ?? storePath(explicit: nil, environment: environment)
         do {
-            var summary: String?
-            let created = try SQLiteStore.create(at: path) { store throws(ShopError) in
-                if !options.empty { summary = try describeDemo(store, path: path) }
-            }
-            guard created else {
-                printError("a store already exists at \(path); remove it first or pick another --store")
+            guard let done = try StoreFactory.create(options.store, empty: options.empty, environment: environment) else {
+                let place = options.store ?? StoreFactory.defaultPath(environment: environment)
+                printError("a store already exists at \(place); remove it first or pick another --store")
                 return 1
             }
-            printNote(summary ?? "created an empty store at \(path)")
+            printNote(done)
             return 0
         } catch {
             printError(error.message)
-            return 1
+            return error.isUsageError ? 2 : 1
         }
-    }
-
-    // MARK: - The store
-
-    static func storePath(explicit: String?, environment: [String: String]) -> String {
-        if let explicit { return explicit }
-        if let fromEnvironment = environment["SHOPSH_STORE"], !fromEnvironment.isEmpty { return fromEnvironment }
-        return StoreLocation.defaultPath(environment: environment)
-    }
-
-    /// Opens the chosen store. The default store is created with the demo shop on first run
-    /// (built aside and moved into place when complete: see `SQLiteStore.create`).
-    static func openStore(explicitPath: String?, environment: [String: String], terminal: Terminal) throws(ShopError) -> SQLiteStore {
-        let path = storePath(explicit: explicitPath, environment: environment)
-        let isDefault = explicitPath == nil && (environment["SHOPSH_STORE"] ?? "").isEmpty
-        if isDefault, !FileManager.default.fileExists(atPath: path) {
-            var summary: DemoShopSummary?
-            let created = try SQLiteStore.create(at: path) { store throws(ShopError) in summary = try store.importDemoShop() }
-            if created, let summary, terminal.stderrIsTerminal { printNote(describe(summary, at: path)) }
-        }
-        let store = try SQLiteStore(path: path)
-        for warning in store.warnings { printNote(warning) }
-        return store
-    }
-
-    /// Imports the demo shop and says what was created.
-    static func describeDemo(_ store: SQLiteStore, path: String) throws(ShopError) -> String {
-        guard let summary = try store.importDemoShop() else { return "using the existing shop at \(path)" }
-        return describe(summary, at: path)
-    }
-
-    static func describe(_ summary: DemoShopSummary, at path: String) -> String {
-        "created the demo shop at \(path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
     }
 
     // MARK: - Helpers

@@ -4,41 +4,50 @@ import Foundation
 import ShellKit
 import ShopCore
 
-/// Opens the run transaction before a batch and decides at the end: `--atomic` keeps every change
+/// Starts the store's run before a batch and decides at the end: `--atomic` keeps every change
 /// only if every command succeeded; `--dry-run` always undoes them. Without either flag each
-/// command is its own transaction and this does nothing.
-struct RunScope {
+/// command is its own transaction and the batch uses the store's plain services.
+final class RunScope {
     let atomic: Bool
     let dryRun: Bool
-    let transaction: (any RunTransaction)?
+    private var run: (any StoreRun)?
+
+    init(atomic: Bool, dryRun: Bool) {
+        self.atomic = atomic
+        self.dryRun = dryRun
+    }
 
     private var isActive: Bool { atomic || dryRun }
 
-    /// Opens the transaction; returns an exit status when that fails.
-    func begin() -> Int32? {
-        guard isActive else { return nil }
-        guard let transaction else {
-            Main.printError("this store cannot run a batch in one transaction")
-            return 1
+    /// The services the batch runs on, or the exit status when the run could not start.
+    enum Start {
+        case success(ShopServices)
+        case failure(Int32)
+    }
+
+    /// Starts the run on `store` (when `--atomic` or `--dry-run` asks for one).
+    func begin(on store: any ShopStore) -> Start {
+        guard isActive else { return .success(store.services) }
+        let started = Blocking.run { () async -> Result<any StoreRun, ShopError> in
+            do { return .success(try await store.beginRun()) } catch { return .failure(Self.shopError(error)) }
         }
-        do {
-            try Blocking.run { () async -> Result<Void, ShopError> in
-                do { try await transaction.begin(); return .success(()) } catch { return .failure(Self.shopError(error)) }
-            }.get()
-            return nil
-        } catch {
+        switch started {
+        case .success(let run):
+            self.run = run
+            return .success(run.services)
+        case .failure(let error):
             Main.printError(error.message)
-            return 1
+            return .failure(1)
         }
     }
 
     /// Commits or rolls back according to the run's exit `status`, says what happened, and
     /// returns the status the process exits with.
     func end(_ status: Int32) -> Int32 {
-        guard isActive, let transaction else { return status }
+        guard let run else { return status }
         let commit = !dryRun && status == 0
         let ended = Blocking.run { () async -> Result<Void, ShopError> in
-            do { try await transaction.end(commit: commit); return .success(()) } catch { return .failure(Self.shopError(error)) }
+            do { try await run.end(commit: commit); return .success(()) } catch { return .failure(Self.shopError(error)) }
         }
         if case .failure(let error) = ended {
             Main.printError("the run's changes could not be \(commit ? "kept" : "undone"): \(error.message)")

@@ -10,24 +10,12 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions/FuzzLineParser")
 
-    /// `'it'\''s'`, built scalar by scalar: a quote followed by a combining mark is one
-    /// Character but still a quote to the parser.
-    static func singleQuoted(_ word: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.append("'")
-        for scalar in word.unicodeScalars {
-            if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
-        }
-        out.append("'")
-        return String(out)
-    }
-
     /// A parsed line's words survive being quoted and parsed again; errors are usage errors.
     static func checkLine(_ line: String, _ name: String) {
         do {
             let parsed = try LineParser.parse(line)
             #expect(parsed.pipeCommand == nil || parsed.redirect == nil, "\(name)")
-            let requoted = parsed.words.map(singleQuoted).joined(separator: " ")
+            let requoted = parsed.words.map(LineParser.quoted).joined(separator: " ")
             #expect(try LineParser.parse(requoted).words == parsed.words, "\(name): \(requoted.debugDescription)")
         } catch {
             #expect(error.isUsageError, "\(name): \(error)")

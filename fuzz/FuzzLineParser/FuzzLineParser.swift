@@ -44,23 +44,11 @@ func checkLine(_ line: String) {
     if let redirect = parsed.redirect { require(!redirect.path.isEmpty, "empty redirect path") }
     if let pipe = parsed.pipeCommand { require(!pipe.isEmpty, "empty pipe command") }
 
-    let requoted = parsed.words.map(singleQuoted).joined(separator: " ")
+    let requoted = parsed.words.map(LineParser.quoted).joined(separator: " ")
     guard let again = try? LineParser.parse(requoted) else {
         require(false, "re-quoted words do not parse: \(requoted.debugDescription)")
         return
     }
     require(again.words == parsed.words && again.pipeCommand == nil && again.redirect == nil,
             "re-quoted words changed: \(parsed.words) vs \(again.words)")
-}
-
-/// `'it'\''s'`: the word in single quotes, as `sh` would need it. Works on scalars: a quote
-/// followed by a combining mark is one Character, but still a quote to the parser.
-func singleQuoted(_ word: String) -> String {
-    var out = String.UnicodeScalarView()
-    out.append("'")
-    for scalar in word.unicodeScalars {
-        if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
-    }
-    out.append("'")
-    return String(out)
 }

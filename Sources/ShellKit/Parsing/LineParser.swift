@@ -88,6 +88,20 @@ public enum LineParser {
     }
 }
 
+extension LineParser {
+    /// `'it'\''s'`: `word` in single quotes, so that `parse` reads it back as exactly one word.
+    /// Works on scalars: a quote followed by a combining mark is one Character, but still a quote.
+    public static func quoted(_ word: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append("'")
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
+        }
+        out.append("'")
+        return String(out)
+    }
+}
+
 // MARK: - Scanner
 
 /// A cursor over the line's Unicode scalars (not Characters: `"\r\n"` or a quote followed by

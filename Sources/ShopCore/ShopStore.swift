@@ -1,0 +1,19 @@
+// ShopStore: what the program needs from any store — a SQLite file now, a PostgreSQL server
+// next: its services, runs in one transaction, a name for the prompt, warnings, closing.
+
+/// A shop's storage as the program sees it. The executable's store factory opens one from the
+/// `--store` value; everything else holds `services` (or a run's) and never a concrete store.
+public protocol ShopStore: AnyObject, Sendable {
+    /// The services; each call is its own transaction.
+    var services: ShopServices { get }
+    /// What the prompt shows and the history file is named after: `shop` for `…/shop.sqlite`.
+    var displayName: String { get }
+    /// Where the store is, as the operator named it (a path; a URL without its password).
+    var location: String { get }
+    /// Lines for the operator on opening (e.g. that other users can read the file).
+    var warnings: [String] { get }
+    /// Starts a run: until it ends, every call of its services joins one transaction.
+    func beginRun() async throws -> any StoreRun
+    /// Ends the store's use at the end of the process (a file store checkpoints its journal).
+    func close()
+}
