@@ -28,23 +28,24 @@ extension SQLiteStore {
             + ECBRatesDecoder.decode(try DemoShop.bytes(folder, "eurofxref.csv"))
         let hashes = DemoShop.hashPasswords(users.map(\.password))
 
+        let now = clock.timestamp()
         return try write { db -> DemoShopSummary? in
             guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {
                 return nil
             }
-            _ = try SQLiteProductService.importAll(db, products)
+            _ = try SQLiteProductService.importAll(db, products, now: now)
             for (user, hash) in zip(users, hashes) {
                 try db.execute(sql: """
-                    INSERT INTO users (id, username, email, first_name, last_name, phone, role, password_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO users (id, username, email, first_name, last_name, phone, role, password_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [user.id, user.username, user.email, user.firstName, user.lastName,
-                                     user.phone, user.role, hash])
+                                     user.phone, user.role, hash, now])
             }
             for line in baskets {
                 try db.execute(sql: """
-                    INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
+                    INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
-                    """, arguments: [line.userID, line.productID, line.quantity])
+                    """, arguments: [line.userID, line.productID, line.quantity, now])
             }
             for currency in currencies {
                 try db.execute(sql: "INSERT OR IGNORE INTO currencies (code, name, minor_units) VALUES (?, ?, ?)",

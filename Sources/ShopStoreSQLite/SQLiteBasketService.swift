@@ -7,6 +7,7 @@ import ShopCore
 /// `BasketService` on a SQLite store.
 struct SQLiteBasketService: BasketService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     // MARK: - Reading
 
@@ -29,11 +30,11 @@ struct SQLiteBasketService: BasketService {
             try Self.refuseNewLineIfFull(db, customer, item)
             // One statement: inserts the line or increments it, unless that would pass the limit.
             let stored = try Int.fetchOne(db.cachedStatement(sql: """
-                INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
+                INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
                     WHERE basket_lines.quantity + excluded.quantity <= ?
                 RETURNING quantity
-                """), arguments: [customer.id, item.id, quantity, BasketLimits.maxQuantity])
+                """), arguments: [customer.id, item.id, quantity, clock.timestamp(), BasketLimits.maxQuantity])
             guard let stored else {
                 let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                                arguments: [customer.id, item.id]) ?? 0
@@ -66,9 +67,9 @@ struct SQLiteBasketService: BasketService {
                 if current == nil { try Self.refuseNewLineIfFull(db, customer, item) }
             }
             try db.cachedStatement(sql: """
-                INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (?, ?, ?)
+                INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity
-                """).execute(arguments: [customer.id, item.id, quantity])
+                """).execute(arguments: [customer.id, item.id, quantity, clock.timestamp()])
             return Self.line(customer.id, item, quantity: quantity)
         }
     }
@@ -94,14 +95,14 @@ struct SQLiteBasketService: BasketService {
     }
 
     func checkout(_ user: String) async throws -> Order {
-        try database.shopWrite { db in try Self.checkout(db, user) }
+        try database.shopWrite { db in try Self.checkout(db, user, now: clock.timestamp()) }
     }
 
     // MARK: - Checkout
 
     /// Checks and takes every line's stock, writes the order with its lines as sold and empties
     /// the basket. Runs inside the caller's transaction: any error leaves everything unchanged.
-    static func checkout(_ db: Database, _ user: String) throws -> Order {
+    static func checkout(_ db: Database, _ user: String, now: String) throws -> Order {
         let customer = try SQLiteUserLookup.find(db, user)
         try refuseDisabled(customer, "check out the basket of")
         let rows = try Row.fetchAll(db, sql: """
@@ -123,19 +124,18 @@ struct SQLiteBasketService: BasketService {
         }
         for line in lines {
             try db.execute(sql: """
-                UPDATE products SET stock = stock - ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                WHERE id = ? AND stock >= ?
-                """, arguments: [line.quantity, line.productID, line.quantity])
+                UPDATE products SET stock = stock - ?, updated_at = ? WHERE id = ? AND stock >= ?
+                """, arguments: [line.quantity, now, line.productID, line.quantity])
             guard db.changesCount == 1 else {
                 throw ShopError.conflict("not enough stock of \(line.sku) (\(line.title)) to check out; nothing was changed")
             }
         }
         let basket = Basket(user: customer, lines: lines)
         try db.execute(sql: """
-            INSERT INTO orders (user_id, customer, status, currency, total_minor, discounted_total_minor)
-            VALUES (?, ?, 'placed', ?, ?, ?)
+            INSERT INTO orders (user_id, customer, status, currency, total_minor, discounted_total_minor, created_at, updated_at)
+            VALUES (?, ?, 'placed', ?, ?, ?, ?, ?)
             """, arguments: [customer.id, customer.username, basket.currency.code, try basket.total.minorUnits,
-                             try basket.discountedTotal.minorUnits])
+                             try basket.discountedTotal.minorUnits, now, now])
         let orderID = db.lastInsertedRowID
         for (index, line) in lines.enumerated() {
             try db.execute(sql: """

@@ -6,6 +6,7 @@ import ShopCore
 
 struct SQLiteFavoritesService: FavoritesService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     /// The product columns, prefixed with the products table's alias `p`.
     static let productColumns = SQLiteProductService.columns
@@ -29,8 +30,8 @@ struct SQLiteFavoritesService: FavoritesService {
     func addFavorite(_ user: String, product: String) async throws -> Bool {
         try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
-            try db.execute(sql: "INSERT INTO favorites (user_id, product_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [userID, productID])
+            try db.execute(sql: "INSERT INTO favorites (user_id, product_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [userID, productID, clock.timestamp()])
             return db.changesCount > 0
         }
     }
@@ -48,7 +49,8 @@ struct SQLiteFavoritesService: FavoritesService {
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
             if db.changesCount > 0 { return false }
-            try db.execute(sql: "INSERT INTO favorites (user_id, product_id) VALUES (?, ?)", arguments: [userID, productID])
+            try db.execute(sql: "INSERT INTO favorites (user_id, product_id, added_at) VALUES (?, ?, ?)",
+                           arguments: [userID, productID, clock.timestamp()])
             return true
         }
     }

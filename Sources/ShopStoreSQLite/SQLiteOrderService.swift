@@ -7,6 +7,7 @@ import ShopCore
 /// `OrderService` on a SQLite store.
 struct SQLiteOrderService: OrderService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     /// The order columns every query selects, in the order `order(_:)` reads them. The currency's
     /// minor unit comes from the ISO list (2 when the store has none).
@@ -51,7 +52,8 @@ struct SQLiteOrderService: OrderService {
     }
 
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
-        try database.shopWrite { db in
+        let now = clock.timestamp()
+        return try database.shopWrite { db in
             let order = try Self.find(db, id)
             guard order.status != status else {
                 throw ShopError.conflict("order \(id) is already \(status.rawValue)")
@@ -66,14 +68,13 @@ struct SQLiteOrderService: OrderService {
                 for line in order.lines {
                     guard let productID = line.productID else { continue }
                     try db.execute(sql: """
-                        UPDATE products SET stock = stock + ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                        WHERE id = ?
-                        """, arguments: [line.quantity, productID])
+                        UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?
+                        """, arguments: [line.quantity, now, productID])
                 }
             }
             try db.execute(sql: """
-                UPDATE orders SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?
-                """, arguments: [status.rawValue, id])
+                UPDATE orders SET status = ?, updated_at = ? WHERE id = ?
+                """, arguments: [status.rawValue, now, id])
             return try Self.find(db, id)
         }
     }

@@ -6,6 +6,7 @@ import ShopCore
 /// `ProductService` on a SQLite store.
 struct SQLiteProductService: ProductService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     static let columns = """
         id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
@@ -53,14 +54,14 @@ struct SQLiteProductService: ProductService {
     // MARK: - Writing
 
     func addProduct(_ new: NewProduct) async throws -> Product {
-        try database.shopWrite { db in try Self.insert(db, new) }
+        try database.shopWrite { db in try Self.insert(db, new, now: clock.timestamp()) }
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount") }
         return try database.shopWrite { db in
             let product = try Self.find(db, reference)
-            try Self.apply(db, changes, to: product.id)
+            try Self.apply(db, changes, to: product.id, now: clock.timestamp())
             return try Self.find(db, String(product.id))
         }
     }
@@ -89,8 +90,8 @@ struct SQLiteProductService: ProductService {
             guard newStock <= ProductLimits.maxStock else {
                 throw ShopError.invalidInput("stock would exceed \(ProductLimits.maxStock)")
             }
-            try db.execute(sql: "UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                           arguments: [newStock, product.id])
+            try db.execute(sql: "UPDATE products SET stock = ?, updated_at = ? WHERE id = ?",
+                           arguments: [newStock, clock.timestamp(), product.id])
             var updated = product
             updated.stock = newStock
             return updated
@@ -98,12 +99,12 @@ struct SQLiteProductService: ProductService {
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
-        try database.shopWrite { db in try Self.importAll(db, products) }
+        try database.shopWrite { db in try Self.importAll(db, products, now: clock.timestamp()) }
     }
 
     // MARK: - Shared SQL (also used by the demo import)
 
-    static func importAll(_ db: Database, _ products: [NewProduct]) throws -> ImportSummary {
+    static func importAll(_ db: Database, _ products: [NewProduct], now: String) throws -> ImportSummary {
         var summary = ImportSummary(inserted: 0, updated: 0)
         for (offset, new) in products.enumerated() {
             do {
@@ -111,12 +112,12 @@ struct SQLiteProductService: ProductService {
                    let existingID = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) {
                     try apply(db, ProductChanges(title: new.title, description: new.description, category: new.category,
                                                  brand: new.brand, price: new.price, discount: new.discount, stock: new.stock),
-                              to: existingID)
+                              to: existingID, now: now)
                     try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
                                    arguments: [new.rating.hundredths, encodeTags(new.tags), new.minimumOrderQuantity, existingID])
                     summary.updated += 1
                 } else {
-                    _ = try insert(db, new)
+                    _ = try insert(db, new, now: now)
                     summary.inserted += 1
                 }
             } catch let error as ShopError {
@@ -126,7 +127,7 @@ struct SQLiteProductService: ProductService {
         return summary
     }
 
-    static func insert(_ db: Database, _ new: NewProduct) throws -> Product {
+    static func insert(_ db: Database, _ new: NewProduct, now: String) throws -> Product {
         try validate(title: new.title, category: new.category, price: new.price, stock: new.stock)
         if let sku = new.sku {
             try validateSKU(sku)
@@ -149,15 +150,15 @@ struct SQLiteProductService: ProductService {
         let sku = new.sku ?? makeSKU(category: new.category, id: id)
         try db.execute(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
-                                  stock, rating_hundredths, tags, minimum_order_quantity)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, sku, new.title, new.description, new.category, new.brand, new.price.minorUnits,
                              new.discount.hundredths, new.stock, new.rating.hundredths, encodeTags(new.tags),
-                             new.minimumOrderQuantity])
+                             new.minimumOrderQuantity, now, now])
         return try find(db, String(id))
     }
 
-    static func apply(_ db: Database, _ changes: ProductChanges, to id: Int64) throws {
+    static func apply(_ db: Database, _ changes: ProductChanges, to id: Int64, now: String) throws {
         var assignments: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         func set(_ column: String, _ value: (any DatabaseValueConvertible)?) {
@@ -184,7 +185,8 @@ struct SQLiteProductService: ProductService {
         set("discount_hundredths", changes.discount?.hundredths)
         set("stock", changes.stock)
         guard !assignments.isEmpty else { return }
-        assignments.append("updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')")
+        assignments.append("updated_at = ?")
+        arguments.append(now)
         arguments.append(id)
         try db.execute(sql: "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                        arguments: StatementArguments(arguments))

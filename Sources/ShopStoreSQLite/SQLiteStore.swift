@@ -19,6 +19,8 @@ public final class SQLiteStore: ShopStore, Sendable {
     public let isReadOnly: Bool
     /// Things the operator should know about the file (e.g. that other users can read it).
     public let warnings: [String]
+    /// Where the services read the time for the rows they stamp.
+    public let clock: ShopClock
     let database: DatabaseQueue
 
     /// Opens the store at `path` and brings its schema up to date.
@@ -27,8 +29,9 @@ public final class SQLiteStore: ShopStore, Sendable {
     /// file must be a shopsh store: a database of another application, a file that is not SQLite
     /// and a store written by a newer shopsh are refused without being changed. A store the
     /// operator may only read is opened read-only.
-    public init(path: String, create: Bool = false) throws(ShopError) {
+    public init(path: String, create: Bool = false, clock: ShopClock = .system) throws(ShopError) {
         self.path = path
+        self.clock = clock
         if !FileManager.default.fileExists(atPath: path) {
             guard create else {
                 throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
@@ -126,9 +129,11 @@ public final class SQLiteStore: ShopStore, Sendable {
 
     /// Every service of this store.
     public var services: ShopServices {
-        ShopServices(products: SQLiteProductService(database: database), baskets: SQLiteBasketService(database: database),
-                     favorites: SQLiteFavoritesService(database: database), users: SQLiteUserService(database: database),
-                     orders: SQLiteOrderService(database: database), currencies: SQLiteCurrencyService(database: database),
+        ShopServices(products: SQLiteProductService(database: database, clock: clock),
+                     baskets: SQLiteBasketService(database: database, clock: clock),
+                     favorites: SQLiteFavoritesService(database: database, clock: clock),
+                     users: SQLiteUserService(database: database, clock: clock),
+                     orders: SQLiteOrderService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database),
                      completions: SQLiteCompletionSource(database: database))
     }
 

@@ -6,6 +6,7 @@ import ShopCore
 
 struct SQLiteUserService: UserService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
@@ -43,9 +44,9 @@ struct SQLiteUserService: UserService {
         return try database.shopWrite { db in
             try Self.checkUnique(db, username: username, email: email, except: nil)
             try db.execute(sql: """
-                INSERT INTO users (username, email, first_name, last_name, phone, role, status)
-                VALUES (?, ?, ?, ?, ?, ?, 'active')
-                """, arguments: [username, email, firstName, lastName, phone, new.role.rawValue])
+                INSERT INTO users (username, email, first_name, last_name, phone, role, status, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'active', ?)
+                """, arguments: [username, email, firstName, lastName, phone, new.role.rawValue, clock.timestamp()])
             return try SQLiteUserLookup.find(db, String(db.lastInsertedRowID))
         }
     }

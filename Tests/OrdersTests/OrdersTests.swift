@@ -10,8 +10,13 @@ import ShopStoreSQLite
 import Testing
 import TestSupport
 
-/// The orders plugin on the demo shop.
-func ordersShell() throws -> ShellHarness { try ShellHarness(plugins: [ordersPlugin], demo: true) }
+/// The orders plugin on the demo shop, its clock fixed at `ordersDay` (orders are stamped with it).
+func ordersShell() throws -> ShellHarness {
+    try ShellHarness(plugins: [ordersPlugin], demo: true, clock: ShopClock.fixed("2026-03-14T23:59:58Z"))
+}
+
+/// The day the orders of `ordersShell` are placed (UTC).
+let ordersDay = "2026-03-14"
 
 extension ShellHarness {
     /// Checks out a demo user's basket; returns the order.
@@ -26,15 +31,6 @@ extension ShellHarness {
     func status(_ order: Int64) throws -> String {
         try sqlite("SELECT status FROM orders WHERE id = \(order)")
     }
-}
-
-/// Today in UTC, as the store writes created_at.
-func todayUTC() -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd"
-    return formatter.string(from: Date())
 }
 
 @Suite struct OrdersTests {
@@ -153,7 +149,7 @@ func todayUTC() -> String {
         let mine = try #require(try await shop.json("orders list --user emily.johnson@x.dummyjson.com -o json") as? [[String: Any]])
         #expect(mine.compactMap { $0["id"] as? Int } == [Int(first.id)])
 
-        let today = todayUTC()
+        let today = ordersDay
         let todays = try #require(try await shop.json("orders list --since \(today) --until \(today) -o json") as? [[String: Any]])
         #expect(todays.count == 3)
         let future = try #require(try await shop.json("orders list --since 2999-01-01 -o json") as? [Any])
@@ -202,7 +198,7 @@ func todayUTC() -> String {
         let (outcome, text) = await shop.run("orders stats -o json")
         #expect(outcome == .success)
         let revenue = try first.discountedTotal + second.discountedTotal
-        #expect(text == "[\n{\"day\":\"\(todayUTC())\",\"count\":3,\"revenue\":\(revenue.decimalString),\"currency\":\"USD\"}\n]\n")
+        #expect(text == "[\n{\"day\":\"\(ordersDay)\",\"count\":3,\"revenue\":\(revenue.decimalString),\"currency\":\"USD\"}\n]\n")
 
         let emilys = try #require(try await shop.json("orders stats --by status --user emilys -o json") as? [[String: Any]])
         #expect(emilys.count == 1 && emilys.first?["count"] as? Int == 1)

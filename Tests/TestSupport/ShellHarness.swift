@@ -17,9 +17,10 @@ public final class ShellHarness: @unchecked Sendable {
 
     /// `demo: true` fills the store with the demo shop. With `terminalWidth`, stdout is a terminal
     /// that many columns wide (tables are fitted to it; no pager).
-    public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil) throws {
+    /// `clock` stamps what the services write (the system's by default; fix it to test dates).
+    public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
-        store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true)
+        store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true, clock: clock ?? .system)
         if demo { _ = try store.importDemoShop() }
         let environment = terminalWidth.map { ["COLUMNS": String($0), "PAGER": "cat", "NO_COLOR": "1"] } ?? [:]
         let session = Session(storeName: "test", environment: environment)
