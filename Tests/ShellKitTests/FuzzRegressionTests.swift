@@ -10,7 +10,8 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions/FuzzLineParser")
 
-    /// A parsed line's words survive being quoted and parsed again; errors are usage errors.
+    /// A parsed line's words survive being quoted and parsed again; errors are usage errors whose
+    /// message is one line without control characters.
     static func checkLine(_ line: String, _ name: String) {
         do {
             let parsed = try LineParser.parse(line)
@@ -19,6 +20,8 @@ import Testing
             #expect(try LineParser.parse(requoted).words == parsed.words, "\(name): \(requoted.debugDescription)")
         } catch {
             #expect(error.isUsageError, "\(name): \(error)")
+            #expect(!error.message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                    "\(name): \(error.message.debugDescription)")
         }
     }
 

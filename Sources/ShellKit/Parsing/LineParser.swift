@@ -66,7 +66,7 @@ public enum LineParser {
                 case nil, "|", ">", "#":
                     throw .usage("missing file name after \(symbol)")
                 case "&":
-                    let target = scanner.remainder().prefix { !$0.isWhitespace }
+                    let target = String(scanner.remainder().prefix { !$0.isWhitespace }).escapingControls
                     throw .usage("redirecting to a file descriptor (\(symbol)\(target)) is not supported; "
                         + "errors already go to stderr; use > FILE or >> FILE, or quote the name")
                 default:
