@@ -57,4 +57,8 @@ final class SQLiteFixture: StoreFixture {
     let fixture = SQLiteFixture()
 
     @Test func products() async { await StoreContract.products(fixture) }
+    @Test func users() async { await StoreContract.users(fixture) }
+    @Test func baskets() async { await StoreContract.baskets(fixture) }
+    @Test func checkout() async { await StoreContract.checkout(fixture) }
+    @Test func favorites() async { await StoreContract.favorites(fixture) }
 }

@@ -19,6 +19,10 @@ public enum StoreContract {
     /// Every area, in order.
     public static func all(_ fixture: some StoreFixture) async {
         await products(fixture)
+        await users(fixture)
+        await baskets(fixture)
+        await checkout(fixture)
+        await favorites(fixture)
     }
 
     // MARK: - Running cases
