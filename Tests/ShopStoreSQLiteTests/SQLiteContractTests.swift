@@ -61,4 +61,6 @@ final class SQLiteFixture: StoreFixture {
     @Test func baskets() async { await StoreContract.baskets(fixture) }
     @Test func checkout() async { await StoreContract.checkout(fixture) }
     @Test func favorites() async { await StoreContract.favorites(fixture) }
+    @Test func orders() async { await StoreContract.orders(fixture) }
+    @Test func concurrency() async { await StoreContract.concurrency(fixture) }
 }

@@ -23,6 +23,8 @@ public enum StoreContract {
         await baskets(fixture)
         await checkout(fixture)
         await favorites(fixture)
+        await orders(fixture)
+        await concurrency(fixture)
     }
 
     // MARK: - Running cases
