@@ -53,7 +53,7 @@ final class SQLiteFixture: StoreFixture {
     }
 }
 
-@Suite struct SQLiteContractTests {
+@Suite struct SQLiteStoreContractTests {
     let fixture = SQLiteFixture()
 
     @Test func products() async { await StoreContract.products(fixture) }
@@ -63,4 +63,7 @@ final class SQLiteFixture: StoreFixture {
     @Test func favorites() async { await StoreContract.favorites(fixture) }
     @Test func orders() async { await StoreContract.orders(fixture) }
     @Test func concurrency() async { await StoreContract.concurrency(fixture) }
+    @Test func completions() async { await StoreContract.completions(fixture) }
+    @Test func currency() async { await StoreContract.currency(fixture) }
+    @Test func runTransactions() async { await StoreContract.runTransactions(fixture) }
 }

@@ -25,6 +25,9 @@ public enum StoreContract {
         await favorites(fixture)
         await orders(fixture)
         await concurrency(fixture)
+        await completions(fixture)
+        await currency(fixture)
+        await runTransactions(fixture)
     }
 
     // MARK: - Running cases
