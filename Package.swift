@@ -99,7 +99,10 @@ let package = Package(
                     exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore"]),
+        // The store contract: what every store must do, through the service protocols only (no
+        // store, no GRDB); each store's tests run it with their own fixture.
+        .target(name: "StoreContract", dependencies: ["ShopCore"], path: "Tests/StoreContract"),
+        .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore", "StoreContract"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,142 @@
+// StoreContract+Baskets: the baskets' contract — increments, set and remove, clear, the
+// quantity range, disabled users, stock, and totals checked against Foundation's Decimal.
+
+import Foundation
+import ShopCore
+import Testing
+
+extension StoreContract {
+    /// Baskets (`BasketService`, all but checkout).
+    public static func baskets(_ fixture: some StoreFixture) async {
+        await run("baskets", fixture, [
+            Case("add creates a line and adding again increments it", addIncrements),
+            Case("set raises and lowers; 0 removes", setQuantities),
+            Case("remove and clear", removeAndClear),
+            Case("quantities outside 1…10,000 are refused", quantityRange),
+            Case("unknown users and products are notFound", basketUnknowns),
+            Case("a disabled user's basket cannot grow", disabledUserRefused),
+            Case("a product out of stock cannot be added", outOfStockRefused),
+            Case("lines show prices now and totals add up", basketTotals),
+        ])
+    }
+
+    static func addIncrements(_ shop: ShopServices) async throws {
+        let user = try await ContractData.addUser(shop, "ivy")
+        let product = try await ContractData.addProduct(shop, sku: "B-1", title: "Cup", price: 350, discount: 1_000, stock: 50)
+        let first = try await shop.baskets.addToBasket("ivy", product: "B-1", quantity: 2)
+        #expect(first.userID == user.id && first.productID == product.id && first.sku == "B-1" && first.title == "Cup"
+                && first.unitPrice == ContractData.usd(350) && first.discount == ContractData.percent(1_000) && first.quantity == 2)
+        #expect(try await shop.baskets.addToBasket(String(user.id), product: String(product.id), quantity: 3).quantity == 5)
+        let basket = try await shop.baskets.basket("IVY@example.com")
+        #expect(basket.user == user)
+        #expect(basket.lines.count == 1)
+        #expect(basket.lines.first?.quantity == 5 && basket.lines.first?.productID == product.id)
+        #expect(try await shop.products.product("B-1").stock == 50)   // a basket reserves nothing
+        #expect(try await shop.baskets.basket("ivy").lines.map(\.quantity) == [5])
+    }
+
+    static func setQuantities(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "jack")
+        try await ContractData.addProduct(shop, sku: "S-1")
+        try await ContractData.addProduct(shop, sku: "S-2")
+        #expect(try await shop.baskets.setBasketQuantity("jack", product: "S-1", quantity: 4)?.quantity == 4)   // creates the line
+        #expect(try await shop.baskets.setBasketQuantity("jack", product: "S-1", quantity: 9)?.quantity == 9)
+        #expect(try await shop.baskets.setBasketQuantity("jack", product: "S-1", quantity: 1)?.quantity == 1)
+        _ = try await shop.baskets.addToBasket("jack", product: "S-2", quantity: 2)
+        #expect(try await shop.baskets.setBasketQuantity("jack", product: "S-1", quantity: 0) == nil)
+        #expect(try await shop.baskets.basket("jack").lines.map(\.sku) == ["S-2"])
+        #expect(try await shop.baskets.setBasketQuantity("jack", product: "S-2", quantity: BasketLimits.maxQuantity)?.quantity
+                == BasketLimits.maxQuantity)
+    }
+
+    static func removeAndClear(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "kim")
+        try await ContractData.addUser(shop, "lee")
+        for sku in ["R-1", "R-2", "R-3"] { try await ContractData.addProduct(shop, sku: sku) }
+        for sku in ["R-1", "R-2", "R-3"] { _ = try await shop.baskets.addToBasket("kim", product: sku, quantity: 2) }
+        _ = try await shop.baskets.addToBasket("lee", product: "R-1", quantity: 1)
+        try await shop.baskets.removeFromBasket("kim", product: "R-2")
+        #expect(Set(try await shop.baskets.basket("kim").lines.map(\.sku)) == ["R-1", "R-3"])
+        try await expectRefused(.notFound, shop) { try await shop.baskets.removeFromBasket("kim", product: "R-2") }
+        #expect(try await shop.baskets.clearBasket("kim") == 2)
+        #expect(try await shop.baskets.basket("kim").lines.isEmpty)
+        #expect(try await shop.baskets.clearBasket("kim") == 0)
+        #expect(try await shop.baskets.basket("lee").lines.map(\.quantity) == [1])   // others' baskets untouched
+    }
+
+    static func quantityRange(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "mia")
+        try await ContractData.addProduct(shop, sku: "Q-1", stock: 1_000_000)
+        _ = try await shop.baskets.addToBasket("mia", product: "Q-1", quantity: 5)
+        for quantity in [0, -1, BasketLimits.maxQuantity + 1, Int.max, Int.min] {
+            try await expectRefused(.invalidInput, shop) { try await shop.baskets.addToBasket("mia", product: "Q-1", quantity: quantity) }
+        }
+        for quantity in [-1, BasketLimits.maxQuantity + 1, Int.max] {
+            try await expectRefused(.invalidInput, shop) {
+                try await shop.baskets.setBasketQuantity("mia", product: "Q-1", quantity: quantity)
+            }
+        }
+        // An increment past the most a line may hold is refused whole; up to it is fine.
+        try await expectRefused(.conflict, shop) {
+            try await shop.baskets.addToBasket("mia", product: "Q-1", quantity: BasketLimits.maxQuantity - 4)
+        }
+        #expect(try await shop.baskets.addToBasket("mia", product: "Q-1", quantity: BasketLimits.maxQuantity - 5).quantity
+                == BasketLimits.maxQuantity)
+    }
+
+    static func basketUnknowns(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "ned")
+        try await ContractData.addProduct(shop, sku: "N-1")
+        _ = try await shop.baskets.addToBasket("ned", product: "N-1", quantity: 1)
+        try await expectRefused(.notFound, shop) { try await shop.baskets.basket("nobody") }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.addToBasket("nobody", product: "N-1", quantity: 1) }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.addToBasket("ned", product: "N-9", quantity: 1) }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.setBasketQuantity("ned", product: "N-9", quantity: 1) }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.removeFromBasket("ned", product: "N-9") }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.clearBasket("nobody") }
+        try await expectRefused(.notFound, shop) { try await shop.baskets.checkout("nobody") }
+    }
+
+    static func disabledUserRefused(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "olga")
+        try await ContractData.addProduct(shop, sku: "D-1")
+        _ = try await shop.baskets.addToBasket("olga", product: "D-1", quantity: 2)
+        _ = try await shop.users.setUserStatus("olga", .disabled)
+        try await expectRefused(.conflict, shop) { try await shop.baskets.addToBasket("olga", product: "D-1", quantity: 1) }
+        try await expectRefused(.conflict, shop) { try await shop.baskets.setBasketQuantity("olga", product: "D-1", quantity: 3) }
+        _ = try await shop.users.setUserStatus("olga", .active)
+        #expect(try await shop.baskets.addToBasket("olga", product: "D-1", quantity: 1).quantity == 3)
+    }
+
+    static func outOfStockRefused(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "pat")
+        try await ContractData.addProduct(shop, sku: "O-1", stock: 0)
+        try await expectRefused(.conflict, shop) { try await shop.baskets.addToBasket("pat", product: "O-1", quantity: 1) }
+        try await expectRefused(.conflict, shop) { try await shop.baskets.setBasketQuantity("pat", product: "O-1", quantity: 1) }
+        _ = try await shop.products.adjustStock("O-1", .set(1))
+        #expect(try await shop.baskets.addToBasket("pat", product: "O-1", quantity: 1).quantity == 1)
+    }
+
+    static func basketTotals(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "quinn")
+        let lines: [(sku: String, cents: Int64, discount: Int, quantity: Int)] = [
+            ("T-1", 1_999, 1_050, 3), ("T-2", 5, 5_000, 1), ("T-3", 123_456, 333, 7), ("T-4", 1, 0, 10_000),
+        ]
+        for line in lines {
+            try await ContractData.addProduct(shop, sku: line.sku, price: line.cents, discount: line.discount, stock: 20_000)
+            _ = try await shop.baskets.addToBasket("quinn", product: line.sku, quantity: line.quantity)
+        }
+        let basket = try await shop.baskets.basket("quinn")
+        #expect(Set(basket.lines.map(\.sku)) == Set(lines.map(\.sku)))
+        let total = lines.reduce(Decimal(0)) { $0 + Decimal($1.cents) * Decimal($1.quantity) }
+        let discounted = lines.reduce(Int64(0)) { $0 + ContractData.discounted($1.cents, times: $1.quantity, by: $1.discount) }
+        #expect(try basket.total == ContractData.usd(ContractData.roundedUnits(total, scale: 0)))
+        #expect(try basket.discountedTotal == ContractData.usd(discounted))
+        #expect(basket.totalQuantity == 10_011)
+        // Lines show the price now, not the price when added.
+        _ = try await shop.products.updateProduct("T-1", ProductChanges(title: "Renamed", price: ContractData.usd(2_500),
+                                                                        discount: ContractData.percent(0)))
+        let line = try #require(try await shop.baskets.basket("quinn").lines.first { $0.sku == "T-1" })
+        #expect(line.unitPrice == ContractData.usd(2_500) && line.discount == .zero && line.title == "Renamed" && line.quantity == 3)
+    }
+}

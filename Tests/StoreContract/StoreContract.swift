@@ -1,0 +1,82 @@
+// StoreContract: the contract every store must pass, asserted through the service protocols
+// only (no SQL, no store types). Each area is one public function; each runs its cases, every
+// one on a fresh store from the fixture, so one broken rule never hides another.
+
+import ShopCore
+import Testing
+
+/// What every shop store must do, as a library of checks that each store's tests call.
+///
+/// Call each area from its own `@Test` (best for reporting), or everything with `all(_:)`:
+///
+/// ```swift
+/// @Test func products() async throws { await StoreContract.products(SQLiteFixture()) }
+/// ```
+///
+/// Every case creates its own data through the services. A case that throws is recorded as an
+/// issue naming its area and case; the next case still runs.
+public enum StoreContract {
+    /// Every area, in order.
+    public static func all(_ fixture: some StoreFixture) async {
+        await products(fixture)
+        await users(fixture)
+        await baskets(fixture)
+        await checkout(fixture)
+        await favorites(fixture)
+        await orders(fixture)
+        await concurrency(fixture)
+        await completions(fixture)
+        await currency(fixture)
+        await runTransactions(fixture)
+    }
+
+    // MARK: - Running cases
+
+    /// Which store a case starts from.
+    enum Start: Sendable {
+        case empty
+        /// Empty but for `ContractData.currencyList`.
+        case currencyList
+    }
+
+    /// One rule of the contract, checked on a fresh store.
+    struct Case: Sendable {
+        var name: String
+        var start: Start
+        var body: @Sendable (ShopServices) async throws -> Void
+
+        init(_ name: String, start: Start = .empty, _ body: @escaping @Sendable (ShopServices) async throws -> Void) {
+            self.name = name
+            self.start = start
+            self.body = body
+        }
+    }
+
+    /// Runs `cases` one after another, each on a new store; a failing case is recorded under
+    /// `area/name` (or expected to fail, when the fixture lists it as a known issue).
+    static func run(_ area: String, _ fixture: some StoreFixture, _ cases: [Case]) async {
+        let known = fixture.knownIssues
+        for key in known.keys where key.hasPrefix(area + "/") && !cases.contains(where: { area + "/" + $0.name == key }) {
+            Issue.record(Comment(rawValue: "the fixture lists a known issue \"\(key)\" that is no case of the contract"))
+        }
+        for item in cases {
+            let key = area + "/" + item.name
+            let attempt: @Sendable () async throws -> Void = {
+                let services = switch item.start {
+                case .empty: try await fixture.makeEmptyStore()
+                case .currencyList: try await fixture.makeStore(currencyList: ContractData.currencyList)
+                }
+                try await item.body(services)
+            }
+            if let reason = known[key] {
+                await withKnownIssue(Comment(rawValue: key + ": " + reason.rawValue)) { try await attempt() }
+            } else {
+                do {
+                    try await attempt()
+                } catch {
+                    Issue.record(error, Comment(rawValue: key))
+                }
+            }
+        }
+    }
+}
