@@ -14,12 +14,12 @@ final class SQLiteFixture: StoreFixture {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    func makeEmptyStore() async throws -> ShopServices {
-        try newStore().services
+    func makeEmptyStore() async throws -> any ShopStore {
+        try newStore()
     }
 
     /// The ISO list is written with SQL here: no service can add to it (see `StoreFixture`).
-    func makeStore(currencyList: [CurrencyInfo]) async throws -> ShopServices {
+    func makeStore(currencyList: [CurrencyInfo]) async throws -> any ShopStore {
         let store = try newStore()
         try store.write { db in
             for currency in currencyList {
@@ -27,7 +27,7 @@ final class SQLiteFixture: StoreFixture {
                                arguments: [currency.code, currency.name, currency.minorUnits])
             }
         }
-        return store.services
+        return store
     }
 
     /// What the contract found in this store; each is reported by its case until fixed.

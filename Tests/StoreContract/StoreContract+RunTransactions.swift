@@ -1,36 +1,30 @@
 // StoreContract+RunTransactions: one transaction around many calls (`--atomic`, `--dry-run`):
 // commit keeps all, rollback undoes all, and a failing call inside undoes only itself.
-// Skipped for a store without run transactions.
 
 import ShopCore
 import Testing
 
 extension StoreContract {
-    /// `ShopServices.runTransaction`.
+    /// `ShopStore.beginRun()` and the run's services.
     public static func runTransactions(_ fixture: some StoreFixture) async {
         await run("runTransactions", fixture, [
-            Case("commit keeps every change", commitKeepsAll),
-            Case("rollback undoes every change", rollbackUndoesAll),
-            Case("a failing call undoes only itself", failingCallUndoesItself),
+            Case("commit keeps every change", store: commitKeepsAll),
+            Case("rollback undoes every change", store: rollbackUndoesAll),
+            Case("a failing call undoes only itself", store: failingCallUndoesItself),
         ])
     }
 
-    /// Runs `body` in one run transaction and ends it with `commit`; false (and `body` not run)
-    /// when the store has none.
-    ///
-    /// The one place that knows the run-transaction API (`begin()` / `end(commit:)` today): when
-    /// it becomes `withRun { services in … }`, only this function changes.
-    static func inRun(_ shop: ShopServices, commit: Bool, _ body: (ShopServices) async throws -> Void) async throws -> Bool {
-        guard let run = shop.runTransaction else { return false }
-        try await run.begin()
+    /// Runs `body` on the services of one run of `store` and ends the run with `commit` (rolling
+    /// back when `body` throws). The one place that knows the run API.
+    static func inRun(_ store: any ShopStore, commit: Bool, _ body: (ShopServices) async throws -> Void) async throws {
+        let run = try await store.beginRun()
         do {
-            try await body(shop)
+            try await body(run.services)
         } catch {
             try await run.end(commit: false)
             throw error
         }
         try await run.end(commit: commit)
-        return true
     }
 
     /// Changes of every service: a product, a user, a basket line, a favourite, a stock change, an order.
@@ -56,9 +50,10 @@ extension StoreContract {
         try await ContractData.addProduct(shop, sku: "OLD-1", stock: 5)
     }
 
-    static func commitKeepsAll(_ shop: ShopServices) async throws {
+    static func commitKeepsAll(_ store: any ShopStore) async throws {
+        let shop = store.services
         try await addRunBaseline(shop)
-        guard try await inRun(shop, commit: true, changeEverything) else { return }
+        try await inRun(store, commit: true, changeEverything)
         #expect(try await shop.products.product("RUN-1").stock == 10)
         #expect(try await shop.users.user("runner").status == .active)
         #expect(try await shop.users.user("old").status == .disabled)
@@ -69,19 +64,21 @@ extension StoreContract {
         #expect(try await shop.currencies.latestRateDay(onOrBefore: nil) == day1)
     }
 
-    static func rollbackUndoesAll(_ shop: ShopServices) async throws {
+    static func rollbackUndoesAll(_ store: any ShopStore) async throws {
+        let shop = store.services
         try await addRunBaseline(shop)
         let before = try await StoreSnapshot.take(shop)
-        guard try await inRun(shop, commit: false, changeEverything) else { return }
+        try await inRun(store, commit: false, changeEverything)
         #expect(try await StoreSnapshot.take(shop) == before)
         await #expect(throws: ShopError.self) { try await shop.products.product("RUN-1") }
         // The store works normally afterwards.
         #expect(try await ContractData.addProduct(shop, sku: "RUN-1").sku == "RUN-1")
     }
 
-    static func failingCallUndoesItself(_ shop: ShopServices) async throws {
+    static func failingCallUndoesItself(_ store: any ShopStore) async throws {
+        let shop = store.services
         try await addRunBaseline(shop)
-        guard try await inRun(shop, commit: true, { shop in
+        try await inRun(store, commit: true, { shop in
             try await ContractData.addProduct(shop, sku: "KEEP-1", stock: 1)
             // An import whose second record is bad: its first must not stay.
             try await expectRefused(.invalidInput, shop) {
@@ -96,7 +93,7 @@ extension StoreContract {
             try await expectRefused(.conflict, shop) { try await shop.baskets.checkout("old") }
             try await expectRefused(.conflict, shop) { try await ContractData.addProduct(shop, sku: "KEEP-1") }
             try await ContractData.addProduct(shop, sku: "KEEP-2")
-        }) else { return }
+        })
         #expect(Set(try await ContractData.list(shop).map(\.sku)) == ["OLD-1", "KEEP-1", "KEEP-2"])
         #expect(try await shop.products.product("OLD-1").stock == 5)
         #expect(try await shop.products.product("KEEP-1").stock == 1)

@@ -43,9 +43,17 @@ public enum StoreContract {
     struct Case: Sendable {
         var name: String
         var start: Start
-        var body: @Sendable (ShopServices) async throws -> Void
+        var body: @Sendable (any ShopStore) async throws -> Void
 
+        /// A case that works through the store's services.
         init(_ name: String, start: Start = .empty, _ body: @escaping @Sendable (ShopServices) async throws -> Void) {
+            self.name = name
+            self.start = start
+            self.body = { store in try await body(store.services) }
+        }
+
+        /// A case that needs the store itself (runs).
+        init(_ name: String, start: Start = .empty, store body: @escaping @Sendable (any ShopStore) async throws -> Void) {
             self.name = name
             self.start = start
             self.body = body
@@ -62,11 +70,11 @@ public enum StoreContract {
         for item in cases {
             let key = area + "/" + item.name
             let attempt: @Sendable () async throws -> Void = {
-                let services = switch item.start {
+                let store = switch item.start {
                 case .empty: try await fixture.makeEmptyStore()
                 case .currencyList: try await fixture.makeStore(currencyList: ContractData.currencyList)
                 }
-                try await item.body(services)
+                try await item.body(store)
             }
             if let reason = known[key] {
                 await withKnownIssue(Comment(rawValue: key + ": " + reason.rawValue)) { try await attempt() }
