@@ -149,6 +149,32 @@ public enum StockChange: Hashable, Sendable {
     }
 }
 
+extension StockChange {
+    /// The stock `product` has after this change. Amounts are whole numbers from 0 to
+    /// `ProductLimits.maxStock`, and so is the result; taking more than there is is a conflict.
+    public func applied(to product: Product) throws(ShopError) -> Int {
+        let amount: Int
+        switch self {
+        case .add(let value), .remove(let value), .set(let value): amount = value
+        }
+        guard (0...ProductLimits.maxStock).contains(amount) else {
+            throw .invalidInput("invalid stock change \(amount): expected a whole number from 0 to \(ProductLimits.maxStock)")
+        }
+        let result: Int
+        switch self {
+        case .add: result = product.stock + amount
+        case .set: result = amount
+        case .remove:
+            guard amount <= product.stock else {
+                throw .conflict("cannot remove \(amount) from product \(product.id) (\(product.sku)): only \(product.stock) in stock")
+            }
+            result = product.stock - amount
+        }
+        guard result <= ProductLimits.maxStock else { throw .invalidInput("stock would exceed \(ProductLimits.maxStock)") }
+        return result
+    }
+}
+
 /// The outcome of importing a file of products.
 public struct ImportSummary: Hashable, Sendable {
     public var inserted: Int

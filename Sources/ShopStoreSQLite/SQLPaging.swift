@@ -1,5 +1,6 @@
 // SQLPaging: turns a listing's sort keys, limit and offset into SQL, with field names checked.
 
+import GRDB
 import ShopCore
 
 enum SQLPaging {
@@ -23,11 +24,17 @@ enum SQLPaging {
         return sql
     }
 
-    /// `%text%` for `LIKE ? ESCAPE '\'`; a text longer than `ListingLimits.maxSearchLength` is
-    /// refused (SQLite would fail on a long pattern in its own words).
+    /// `%text%`, case-folded, for `shop_fold(column) LIKE ? ESCAPE '\'` (LIKE itself folds only
+    /// ASCII letters: `CRÈME` would miss `Crème`); a text longer than `ListingLimits.maxSearchLength`
+    /// is refused (SQLite would fail on a long pattern in its own words).
     static func containsPattern(_ text: String) throws(ShopError) -> String {
         try ListingLimits.checkSearch(text)
-        return "%" + escapeLike(text) + "%"
+        return "%" + escapeLike(text.lowercased()) + "%"
+    }
+
+    /// `shop_fold(text)`: the text in lower case, by Unicode's rules (for case-insensitive search).
+    static let caseFold = DatabaseFunction("shop_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0])?.lowercased()
     }
 
     /// `text%` for `LIKE ? ESCAPE '\'` (a short prefix: completion, suggestions).

@@ -77,19 +77,7 @@ struct SQLiteProductService: ProductService {
     func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
         try database.shopWrite { db in
             let product = try Self.find(db, reference)
-            let newStock: Int
-            switch change {
-            case .add(let amount): newStock = product.stock + amount
-            case .set(let amount): newStock = amount
-            case .remove(let amount):
-                guard amount <= product.stock else {
-                    throw ShopError.conflict("cannot remove \(amount) from product \(product.id) (\(product.sku)): only \(product.stock) in stock")
-                }
-                newStock = product.stock - amount
-            }
-            guard newStock <= ProductLimits.maxStock else {
-                throw ShopError.invalidInput("stock would exceed \(ProductLimits.maxStock)")
-            }
+            let newStock = try change.applied(to: product)
             try db.execute(sql: "UPDATE products SET stock = ?, updated_at = ? WHERE id = ?",
                            arguments: [newStock, clock.timestamp(), product.id])
             var updated = product
@@ -108,10 +96,12 @@ struct SQLiteProductService: ProductService {
         var summary = ImportSummary(inserted: 0, updated: 0)
         for (offset, new) in products.enumerated() {
             do {
+                try ProductRules.check(new)
                 if let sku = new.sku,
                    let existingID = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) {
                     try apply(db, ProductChanges(title: new.title, description: new.description, category: new.category,
-                                                 brand: new.brand, price: new.price, discount: new.discount, stock: new.stock),
+                                                 brand: new.brand ?? "", price: new.price, discount: new.discount,
+                                                 stock: new.stock),   // a record without a brand clears it
                               to: existingID, now: now)
                     try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
                                    arguments: [new.rating.hundredths, encodeTags(new.tags), new.minimumOrderQuantity, existingID])
@@ -128,26 +118,21 @@ struct SQLiteProductService: ProductService {
     }
 
     static func insert(_ db: Database, _ new: NewProduct, now: String) throws -> Product {
-        try validate(title: new.title, category: new.category, price: new.price, stock: new.stock)
+        try ProductRules.check(new)
         if let sku = new.sku {
-            try validateSKU(sku)
+            try ProductRules.checkSKU(sku)
             if try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) != nil {
                 throw ShopError.conflict("a product with SKU \(sku) already exists")
             }
         }
         let id: Int64
-        if let requested = new.id {
-            guard ProductLimits.idRange.contains(requested) else {
-                throw ShopError.invalidInput("invalid product id \(requested): ids run from \(ProductLimits.idRange.lowerBound) to \(ProductLimits.idRange.upperBound)")
-            }
-        }
         if let requested = new.id,
            try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE id = ?", arguments: [requested]) == nil {
             id = requested
         } else {
             id = try nextID(db)
         }
-        let sku = new.sku ?? makeSKU(category: new.category, id: id)
+        let sku = try new.sku ?? freeSKU(db, category: new.category, id: id)
         try db.execute(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
                                   stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
@@ -166,12 +151,8 @@ struct SQLiteProductService: ProductService {
             assignments.append("\(column) = ?")
             arguments.append(value)
         }
-        if let title = changes.title { try validate(title: title) }
-        if let category = changes.category { try validate(category: category) }
-        if let price = changes.price { try validate(price: price) }
-        if let stock = changes.stock { try validate(stock: stock) }
+        try ProductRules.check(changes)
         if let sku = changes.sku {
-            try validateSKU(sku)
             if let other = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ? AND id <> ?", arguments: [sku, id]) {
                 throw ShopError.conflict("SKU \(sku) already belongs to product \(other)")
             }
@@ -206,6 +187,19 @@ struct SQLiteProductService: ProductService {
             throw ShopError.conflict("no product id is free (ids run from 1 to \(ProductLimits.idRange.upperBound))")
         }
         return lowestFree
+    }
+
+    /// `ProductRules.makeSKU` for a product added without one, with `-2`, `-3`… appended while
+    /// another product has it.
+    static func freeSKU(_ db: Database, category: String, id: Int64) throws -> String {
+        let base = ProductRules.makeSKU(category: category, id: id)
+        var candidate = base
+        var suffix = 1
+        while try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [candidate]) != nil {
+            suffix += 1
+            candidate = base + "-\(suffix)"
+        }
+        return candidate
     }
 
     /// The product whose id or SKU is `reference`.
@@ -244,7 +238,10 @@ struct SQLiteProductService: ProductService {
         }
         if let search = filter.search, !search.isEmpty {
             let pattern = try SQLPaging.containsPattern(search)
-            conditions.append("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')")
+            conditions.append("""
+                (shop_fold(title) LIKE ? ESCAPE '\\' OR shop_fold(description) LIKE ? ESCAPE '\\' \
+                OR shop_fold(brand) LIKE ? ESCAPE '\\' OR shop_fold(sku) LIKE ? ESCAPE '\\')
+                """)
             arguments.append(contentsOf: [pattern, pattern, pattern, pattern])
         }
         if let minimum = filter.minPrice {
@@ -258,41 +255,6 @@ struct SQLiteProductService: ProductService {
         if filter.inStockOnly { conditions.append("stock > 0") }
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, StatementArguments(arguments))
-    }
-
-    // MARK: - Validation
-
-    static func validate(title: String? = nil, category: String? = nil, price: Money? = nil, stock: Int? = nil) throws {
-        if let title, title.trimmingASCIISpaces.isEmpty { throw ShopError.invalidInput("title must not be empty") }
-        if let category {
-            guard !category.isEmpty, category.utf8.allSatisfy({ byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-            }) else {
-                throw ShopError.invalidInput("invalid category \"\(category)\": use a slug of lower-case letters, digits and '-', like kitchen-accessories")
-            }
-        }
-        if let price, price.minorUnits < 0 { throw ShopError.invalidInput("price must not be negative") }
-        // Bounded so that price × quantity × lines can never overflow 64-bit minor units.
-        if let price, price.minorUnits > ProductLimits.maxPriceMinorUnits {
-            throw ShopError.invalidInput("price \(price.decimalString) is too high (at most \(Money(minorUnits: ProductLimits.maxPriceMinorUnits, currency: price.currency).decimalString))")
-        }
-        if let stock, stock < 0 || stock > ProductLimits.maxStock {
-            throw ShopError.invalidInput("stock must be from 0 to \(ProductLimits.maxStock)")
-        }
-    }
-
-    static func validateSKU(_ sku: String) throws {
-        guard !sku.isEmpty, sku.count <= 64, sku.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw ShopError.invalidInput("invalid SKU \"\(sku)\": use up to 64 printable ASCII characters without spaces")
-        }
-        if Int64(sku) != nil { throw ShopError.invalidInput("invalid SKU \"\(sku)\": a SKU must not be a plain number (numbers are product ids)") }
-    }
-
-    /// `KIT-000195` for a product added without a SKU.
-    static func makeSKU(category: String, id: Int64) -> String {
-        let prefix = String(category.uppercased().filter { $0.isLetter }.prefix(3))
-        let number = String(id)
-        return (prefix.isEmpty ? "PRD" : prefix) + "-" + String(repeating: "0", count: max(0, 6 - number.count)) + number
     }
 
     static func encodeTags(_ tags: [String]) -> String { tags.joined(separator: ",") }

@@ -74,6 +74,7 @@ public final class SQLiteStore: ShopStore, Sendable {
         configuration.allowsUnsafeTransactions = true   // `--atomic` keeps one open across commands
         configuration.readonly = readOnly
         configuration.prepareDatabase { db in
+            db.add(function: SQLPaging.caseFold)
             // 8 MiB of page cache (SQLite's default is 2): a batch of random basket commands reads
             // its index pages from memory instead of the file (100k commands 8.4 → 7.0 s), and a
             // full export still streams in flat memory (29 MB at 100k and at 1M rows; 32 MiB

@@ -36,11 +36,11 @@ struct SQLiteUserService: UserService {
     // MARK: - Writing
 
     func addUser(_ new: NewUser) async throws -> User {
-        let username = try SQLiteUserValidation.username(new.username)
-        let email = try SQLiteUserValidation.email(new.email)
-        let firstName = try SQLiteUserValidation.name(new.firstName, field: "first name")
-        let lastName = try SQLiteUserValidation.name(new.lastName, field: "last name")
-        let phone = try new.phone.flatMap { try SQLiteUserValidation.phone($0) }
+        let username = try UserRules.username(new.username)
+        let email = try UserRules.email(new.email)
+        let firstName = try UserRules.name(new.firstName, field: "first name")
+        let lastName = try UserRules.name(new.lastName, field: "last name")
+        let phone = try new.phone.flatMap { try UserRules.phone($0) }
         return try database.shopWrite { db in
             try Self.checkUnique(db, username: username, email: email, except: nil)
             try db.execute(sql: """
@@ -61,14 +61,14 @@ struct SQLiteUserService: UserService {
             assignments.append("\(column) = ?")
             arguments.append(value)
         }
-        let username = try changes.username.map { try SQLiteUserValidation.username($0) }
-        let email = try changes.email.map { try SQLiteUserValidation.email($0) }
+        let username = try changes.username.map { try UserRules.username($0) }
+        let email = try changes.email.map { try UserRules.email($0) }
         if let username { set("username", username) }
         if let email { set("email", email) }
-        if let firstName = changes.firstName { set("first_name", try SQLiteUserValidation.name(firstName, field: "first name")) }
-        if let lastName = changes.lastName { set("last_name", try SQLiteUserValidation.name(lastName, field: "last name")) }
+        if let firstName = changes.firstName { set("first_name", try UserRules.name(firstName, field: "first name")) }
+        if let lastName = changes.lastName { set("last_name", try UserRules.name(lastName, field: "last name")) }
         // An empty --phone clears the number.
-        if let phone = changes.phone { set("phone", try SQLiteUserValidation.phone(phone)) }
+        if let phone = changes.phone { set("phone", try UserRules.phone(phone)) }
         if let role = changes.role { set("role", role.rawValue) }
         return try database.shopWrite { db in
             let user = try SQLiteUserLookup.find(db, reference)
@@ -89,7 +89,7 @@ struct SQLiteUserService: UserService {
     }
 
     func setPassword(_ reference: String, _ password: String) async throws {
-        try SQLiteUserValidation.password(password)
+        try UserRules.password(password)
         // Resolve first so that an unknown user is reported before the (slow, deliberate) hashing.
         let id = try database.shopRead { db in try SQLiteUserLookup.find(db, reference).id }
         let hash = try PasswordHasher.hash(password)
@@ -163,8 +163,9 @@ struct SQLiteUserService: UserService {
         if let search = filter.search?.trimmingASCIISpaces, !search.isEmpty {
             let pattern = try SQLPaging.containsPattern(search)
             conditions.append("""
-                (username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR first_name LIKE ? ESCAPE '\\' \
-                OR last_name LIKE ? ESCAPE '\\' OR (first_name || ' ' || last_name) LIKE ? ESCAPE '\\')
+                (shop_fold(username) LIKE ? ESCAPE '\\' OR shop_fold(email) LIKE ? ESCAPE '\\' \
+                OR shop_fold(first_name) LIKE ? ESCAPE '\\' OR shop_fold(last_name) LIKE ? ESCAPE '\\' \
+                OR shop_fold(first_name || ' ' || last_name) LIKE ? ESCAPE '\\')
                 """)
             arguments.append(contentsOf: [pattern, pattern, pattern, pattern, pattern])
         }

@@ -30,24 +30,6 @@ final class SQLiteFixture: StoreFixture {
         return store
     }
 
-    /// What the contract found in this store; each is reported by its case until fixed.
-    var knownIssues: [String: Comment] {
-        [
-            "products/a made-up SKU avoids SKUs already taken":
-                "makeSKU(category:id:) ignores SKUs already taken: the insert fails with a storage error (UNIQUE constraint failed: products.sku)",
-            "products/a price in another currency is refused":
-                "a EUR or JPY price is stored as its minor units and read back as USD (EUR 10.00 → USD 10.00, JPY 1000 → USD 10.00)",
-            "products/out-of-range discount and rating are refused as input":
-                "a discount outside 0…100 % or a rating outside 0…5 reaches the CHECK constraints: a storage error, not invalidInput",
-            "products/negative stock amounts are refused":
-                "adjustStock(.add(-3)) takes 3, .remove(-3) adds 3, .set(-3) fails as a storage error (CHECK constraint)",
-            "products/an import update without a brand clears it":
-                "importAll updates through ProductChanges, where a nil brand means 'unchanged': the old brand stays",
-            "products/search ignores case beyond ASCII":
-                "LIKE folds only ASCII letters: 'CRÈME' does not find 'Crème', 'éclair' does not find 'ÉCLAIR'",
-        ]
-    }
-
     private func newStore() throws -> SQLiteStore {
         try SQLiteStore(path: folder.appendingPathComponent(UUID().uuidString).appendingPathComponent("shop.sqlite").path, create: true)
     }

@@ -58,9 +58,7 @@ struct SetPassword: ShellCommand {
             password = fromFile
         } else if context.terminal.stdinIsTerminal {
             let first = try TerminalPrompt.secret("New password for \(user.username): ", context: context)
-            guard first.count >= 6 else {
-                throw ShopError.invalidInput("the password must have at least 6 characters; password not changed")
-            }
+            try UserRules.password(first)   // said before the second prompt, not after it
             let second = try TerminalPrompt.secret("Retype the new password: ", context: context)
             guard first == second else { throw ShopError.invalidInput("the passwords do not match; password not changed") }
             password = first

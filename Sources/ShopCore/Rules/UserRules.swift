@@ -1,15 +1,14 @@
-// SQLiteUserValidation: the shape rules for usernames, emails, names, phones and passwords.
+// UserRules: the shape rules for usernames, emails, names, phones and passwords, for every store.
 // Each rule either returns the normalised value or throws one line that says what is allowed.
 
-import ShopCore
-
-enum SQLiteUserValidation {
-    static let minimumPasswordLength = 6
-    static let maximumPasswordLength = 1024
+/// The rules a user's fields follow; each returns the normalised value or throws one line.
+public enum UserRules {
+    public static let minimumPasswordLength = 6
+    public static let maximumPasswordLength = 1024
 
     /// 2 to 32 of a-z, 0-9, '.', '_' and '-', starting with a letter or digit, not only digits
     /// (plain numbers are user ids). Upper-case letters are folded to lower case.
-    static func username(_ text: String) throws(ShopError) -> String {
+    public static func username(_ text: String) throws(ShopError) -> String {
         let name = text.trimmingASCIISpaces.lowercased()
         let allowed = name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "_" || scalar == "-"
@@ -26,7 +25,7 @@ enum SQLiteUserValidation {
 
     /// A plausible address: one '@', a local part of printable ASCII without spaces, and a
     /// domain of dot-separated labels of letters, digits and '-' with at least one dot.
-    static func email(_ text: String) throws(ShopError) -> String {
+    public static func email(_ text: String) throws(ShopError) -> String {
         let email = text.trimmingASCIISpaces
         let problem = "invalid email \(quoted(text)): expected an address like name@example.com"
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -49,7 +48,7 @@ enum SQLiteUserValidation {
     }
 
     /// A first or last name: up to 100 characters, no control characters (may be empty).
-    static func name(_ text: String, field: String) throws(ShopError) -> String {
+    public static func name(_ text: String, field: String) throws(ShopError) -> String {
         let name = text.trimmingASCIISpaces
         guard name.count <= 100 else { throw .invalidInput("\(field) is too long (at most 100 characters)") }
         guard !name.unicodeScalars.contains(where: isControl) else {
@@ -59,7 +58,7 @@ enum SQLiteUserValidation {
     }
 
     /// A phone number of digits, spaces and + - ( ) . (up to 32); empty means none.
-    static func phone(_ text: String) throws(ShopError) -> String? {
+    public static func phone(_ text: String) throws(ShopError) -> String? {
         let phone = text.trimmingASCIISpaces
         if phone.isEmpty { return nil }
         let allowed = phone.unicodeScalars.allSatisfy { scalar in
@@ -72,7 +71,7 @@ enum SQLiteUserValidation {
     }
 
     /// At least 6 characters (and at most 1024); the password itself is never part of a message.
-    static func password(_ password: String) throws(ShopError) {
+    public static func password(_ password: String) throws(ShopError) {
         guard password.count >= minimumPasswordLength else {
             throw .invalidInput("the password must have at least \(minimumPasswordLength) characters; password not changed")
         }

@@ -1,0 +1,90 @@
+// ProductRules: what a product's fields may hold, for every store: titles, category slugs, SKUs,
+// prices (in the base currency, within ProductLimits), discounts, ratings and stock.
+
+/// The rules a product follows; each check throws one line that says what is allowed.
+public enum ProductRules {
+    /// Checks every field of a new product.
+    public static func check(_ new: NewProduct) throws(ShopError) {
+        try checkTitle(new.title)
+        try checkCategory(new.category)
+        try checkPrice(new.price)
+        try checkStock(new.stock)
+        try checkDiscount(new.discount)
+        try checkRating(new.rating)
+        if let sku = new.sku { try checkSKU(sku) }
+        if let id = new.id, !ProductLimits.idRange.contains(id) {
+            throw .invalidInput("invalid product id \(id): ids run from \(ProductLimits.idRange.lowerBound) to \(ProductLimits.idRange.upperBound)")
+        }
+    }
+
+    /// Checks the fields `changes` sets.
+    public static func check(_ changes: ProductChanges) throws(ShopError) {
+        if let title = changes.title { try checkTitle(title) }
+        if let category = changes.category { try checkCategory(category) }
+        if let price = changes.price { try checkPrice(price) }
+        if let stock = changes.stock { try checkStock(stock) }
+        if let discount = changes.discount { try checkDiscount(discount) }
+        if let sku = changes.sku { try checkSKU(sku) }
+    }
+
+    public static func checkTitle(_ title: String) throws(ShopError) {
+        if title.trimmingASCIISpaces.isEmpty { throw .invalidInput("title must not be empty") }
+    }
+
+    /// A slug of lower-case letters, digits and '-'.
+    public static func checkCategory(_ category: String) throws(ShopError) {
+        guard !category.isEmpty, category.utf8.allSatisfy({ byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "-")
+        }) else {
+            throw .invalidInput("invalid category \(category.quotedForMessage()): use a slug of lower-case letters, digits and '-', like kitchen-accessories")
+        }
+    }
+
+    /// A price in the base currency (USD), from 0 to `ProductLimits.maxPriceMinorUnits`: bounded so
+    /// that price × quantity × lines can never overflow 64-bit minor units.
+    public static func checkPrice(_ price: Money) throws(ShopError) {
+        guard price.currency == .usd else {
+            throw .invalidInput("prices are kept in \(Currency.usd.code), the shop's base currency, not \(price.currency.code)")
+        }
+        if price.minorUnits < 0 { throw .invalidInput("price must not be negative") }
+        if price.minorUnits > ProductLimits.maxPriceMinorUnits {
+            throw .invalidInput("price \(price.decimalString) is too high (at most \(Money(minorUnits: ProductLimits.maxPriceMinorUnits, currency: .usd).decimalString))")
+        }
+    }
+
+    public static func checkStock(_ stock: Int) throws(ShopError) {
+        if stock < 0 || stock > ProductLimits.maxStock {
+            throw .invalidInput("stock must be from 0 to \(ProductLimits.maxStock)")
+        }
+    }
+
+    public static func checkDiscount(_ discount: Percentage) throws(ShopError) {
+        guard (0...10_000).contains(discount.hundredths) else {
+            throw .invalidInput("invalid discount \(discount): expected a percentage from 0 to 100")
+        }
+    }
+
+    public static func checkRating(_ rating: Rating) throws(ShopError) {
+        guard (0...500).contains(rating.hundredths) else {
+            throw .invalidInput("invalid rating \(rating): expected a number from 0 to 5")
+        }
+    }
+
+    /// Up to 64 printable ASCII characters without spaces, and not a plain number (numbers are ids).
+    public static func checkSKU(_ sku: String) throws(ShopError) {
+        guard !sku.isEmpty, sku.count <= 64, sku.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw .invalidInput("invalid SKU \(sku.quotedForMessage()): use up to 64 printable ASCII characters without spaces")
+        }
+        if Int64(sku) != nil {
+            throw .invalidInput("invalid SKU \(sku.quotedForMessage()): a SKU must not be a plain number (numbers are product ids)")
+        }
+    }
+
+    /// `KIT-000195` for a product added without a SKU (a store appends `-2`… if it is taken).
+    public static func makeSKU(category: String, id: Int64) -> String {
+        let prefix = String(category.uppercased().filter { $0.isLetter }.prefix(3))
+        let number = String(id)
+        return (prefix.isEmpty ? "PRD" : prefix) + "-" + String(repeating: "0", count: max(0, 6 - number.count)) + number
+    }
+}
