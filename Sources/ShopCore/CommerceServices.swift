@@ -139,6 +139,23 @@ public struct OrderFilter: Hashable, Sendable {
     }
 }
 
+extension OrderFilter {
+    /// Refuses days that do not exist and a range that ends before it starts (wording for any caller:
+    /// a command checks its own flags first, see `check(since:until:)`).
+    public func check() throws(ShopError) {
+        try Self.check(since: (since, "the first day"), until: (until, "the last day"))
+    }
+
+    /// The same with each day named as the caller calls it (`--since`).
+    public static func check(since: (text: String?, name: String), until: (text: String?, name: String)) throws(ShopError) {
+        let first = try since.text.map { text throws(ShopError) in try CalendarDay.validate(text, for: since.name) }
+        let last = try until.text.map { text throws(ShopError) in try CalendarDay.validate(text, for: until.name) }
+        if let first, let last, first > last {
+            throw .invalidInput("\(since.name) \(first) is after \(until.name) \(last)")
+        }
+    }
+}
+
 /// Orders counted and summed per day or per status.
 public struct OrderStatsRow: Hashable, Sendable {
     public var group: String

@@ -97,7 +97,7 @@ enum DemoShop {
         for folder in candidates where FileManager.default.fileExists(atPath: folder.appendingPathComponent("products.json").path) {
             return folder
         }
-        throw .notFound("the demo shop data is missing (looked for \(bundleName) beside the shopsh binary); create an empty store with: shopsh init --empty")
+        throw .notFound("the demo shop data is missing (looked for \(bundleName) beside the shopsh binary)")
     }
 
     static func bytes(_ folder: URL, _ name: String) throws(ShopError) -> [UInt8] {

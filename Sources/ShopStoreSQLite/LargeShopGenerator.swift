@@ -19,7 +19,7 @@ extension SQLiteStore {
     public func generateLargeShop(products: Int, users: Int, seed: UInt64,
                                   progress: (String) -> Void = { _ in }) throws(ShopError) -> GeneratedShop {
         guard products >= 1, users >= 1, products <= 50_000_000, users <= 10_000_000 else {
-            throw .invalidInput("--products and --users must be from 1 to 50000000 and 10000000")
+            throw .invalidInput("a generated shop has 1 to 50000000 products and 1 to 10000000 users")
         }
         guard try isEmpty() else { throw .conflict("the store at \(path) is not empty; generate into a new file") }
         var random = SplitMix64(seed: seed)

@@ -33,7 +33,7 @@ struct SQLiteOrderService: OrderService {
     // MARK: - Reading
 
     func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws {
-        try Self.validate(filter)
+        try filter.check()
         // Newest first unless a sort is asked for.
         let paging = try SQLPaging.clause(page, sortColumns: Self.sortColumns,
                                           tieBreaker: page.sort.isEmpty ? "o.id DESC" : "o.id")
@@ -80,7 +80,7 @@ struct SQLiteOrderService: OrderService {
     }
 
     func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow] {
-        try Self.validate(filter)
+        try filter.check()
         let group: String
         let order: String
         switch grouping {
@@ -169,21 +169,5 @@ struct SQLiteOrderService: OrderService {
         }
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, StatementArguments(arguments))
-    }
-
-    // MARK: - Dates
-
-    /// Refuses dates that are not real `YYYY-MM-DD` days, and a range that ends before it starts.
-    static func validate(_ filter: OrderFilter) throws(ShopError) {
-        if let since = filter.since { try validateDate(since, flag: "--since") }
-        if let until = filter.until { try validateDate(until, flag: "--until") }
-        if let since = filter.since, let until = filter.until, since > until {
-            throw .invalidInput("--since \(since) is after --until \(until)")
-        }
-    }
-
-    /// `2024-02-29` passes; `2023-02-29`, `2024-2-1`, `24-01-01` and `yesterday` do not (the rule is `CalendarDay`'s).
-    static func validateDate(_ text: String, flag: String) throws(ShopError) {
-        _ = try CalendarDay.validate(text, for: flag)
     }
 }

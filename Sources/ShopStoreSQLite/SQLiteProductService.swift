@@ -58,7 +58,7 @@ struct SQLiteProductService: ProductService {
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
-        guard !changes.isEmpty else { throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount") }
+        guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
         return try database.shopWrite { db in
             let product = try Self.find(db, reference)
             try Self.apply(db, changes, to: product.id, now: clock.timestamp())

@@ -34,7 +34,7 @@ public final class SQLiteStore: ShopStore, Sendable {
         self.clock = clock
         if !FileManager.default.fileExists(atPath: path) {
             guard create else {
-                throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
+                throw .notFound("no store at \(path)")
             }
             try StoreFile.createEmpty(at: path)
         }

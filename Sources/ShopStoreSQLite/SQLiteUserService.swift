@@ -53,7 +53,7 @@ struct SQLiteUserService: UserService {
 
     func updateUser(_ reference: String, _ changes: UserChanges) async throws -> User {
         guard changes != UserChanges() else {
-            throw ShopError.usage("nothing to update: give at least one of --username, --email, --first-name, --last-name, --phone, --role")
+            throw ShopError.usage("nothing to update: no field is given")
         }
         var assignments: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []

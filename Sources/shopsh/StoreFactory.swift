@@ -46,7 +46,11 @@ enum StoreFactory {
             return try SQLiteStore(path: path)
         }
         switch target(value) {
-        case .sqlite(let path): return try SQLiteStore(path: path)
+        case .sqlite(let path):
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
+            }
+            return try SQLiteStore(path: path)
         case .postgres: throw notYet
         }
     }

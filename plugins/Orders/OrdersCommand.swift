@@ -36,9 +36,11 @@ struct OrderFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only orders placed on or before this day.", valueName: "YYYY-MM-DD"))
     var until: String?
 
+    /// The filter, with its days checked under the flags' names.
     func filter() throws(ShopError) -> OrderFilter {
-        OrderFilter(user: user, status: try status.map { text throws(ShopError) in try parseStatus(text) },
-                    since: since, until: until)
+        try OrderFilter.check(since: (since, "--since"), until: (until, "--until"))
+        return OrderFilter(user: user, status: try status.map { text throws(ShopError) in try parseStatus(text) },
+                           since: since, until: until)
     }
 }
 

@@ -77,7 +77,11 @@ struct UpdateProduct: ShellCommand {
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        let updated = try await context.services.products.updateProduct(product, try fields.changes)
+        let changes = try fields.changes
+        guard !changes.isEmpty else {
+            throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount")
+        }
+        let updated = try await context.services.products.updateProduct(product, changes)
         try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
         context.note("updated product \(updated.id) (\(updated.sku))")
     }

@@ -72,7 +72,11 @@ struct UpdateUser: ShellCommand {
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        let updated = try await context.services.users.updateUser(user, try fields.changes)
+        let changes = try fields.changes
+        guard changes != UserChanges() else {
+            throw ShopError.usage("nothing to update: give at least one of --username, --email, --first-name, --last-name, --phone, --role")
+        }
+        let updated = try await context.services.users.updateUser(user, changes)
         try context.record(columns: UserRows.columns, row: UserRows.cells(updated), options: output)
         context.note("updated user \(updated.id) (\(updated.username))")
     }
