@@ -3,11 +3,14 @@
 //
 // Dependencies point one way: plugins → ShellKit + ShopCore; stores → ShopCore;
 // only the `shopsh` executable knows which store and which plugins exist.
+import Foundation
 import PackageDescription
 
-/// The command plugins, one folder each under `plugins/`. Adding a plugin is one line here
-/// and one line in `Sources/shopsh/PluginList.swift`.
-let pluginNames = ["Products", "Basket", "Favorites", "Users", "Orders", "Currency"]
+/// The command plugins: every folder under `plugins/` is one (its tests, if any, are in
+/// `Tests/<Name>Tests`). Adding a plugin is its folder and one line in `Sources/shopsh/PluginList.swift`.
+let pluginNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/plugins")) ?? [])
+    .filter { !$0.hasPrefix(".") }
+    .sorted()
 
 let pluginTargets: [Target] = pluginNames.map { name in
     .target(
@@ -18,7 +21,9 @@ let pluginTargets: [Target] = pluginNames.map { name in
     )
 }
 
-let pluginTests: [Target] = pluginNames.map { name in
+let pluginTests: [Target] = pluginNames.filter { name in
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(name)Tests")
+}.map { name in
     .testTarget(
         name: "\(name)Tests",
         dependencies: [.target(name: name), "ShopStoreSQLite", "ShellKit", "ShopCore", "ShopOutput", "TestSupport"],

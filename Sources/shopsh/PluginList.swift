@@ -1,4 +1,5 @@
-// PluginList: the command plugins this build of shopsh offers. Adding a plugin: one line here.
+// PluginList: the command plugins this build of shopsh offers. Adding a plugin: its folder under
+// plugins/ (Package.swift finds it) and one line here.
 
 import Basket
 import Currency
