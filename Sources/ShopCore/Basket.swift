@@ -1,4 +1,4 @@
-// Basket and Favorite: what a customer is about to buy and what they like.
+// BasketLine and PricedLine: what a customer is about to buy, and the one place line totals are computed.
 
 /// One line of a basket: a product, how many, and its price now.
 public struct BasketLine: Hashable, Sendable {
@@ -49,18 +49,5 @@ extension Sequence where Element: PricedLine {
             let (next, overflow) = sum.addingReportingOverflow(line.quantity)
             return overflow ? .max : next
         }
-    }
-}
-
-/// A product a user marked as a favourite.
-public struct Favorite: Hashable, Sendable {
-    public var userID: Int64
-    public var productID: Int64
-    public var addedAt: String
-
-    public init(userID: Int64, productID: Int64, addedAt: String) {
-        self.userID = userID
-        self.productID = productID
-        self.addedAt = addedAt
     }
 }

@@ -23,7 +23,8 @@ public protocol ProductService: Sendable {
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary
 }
 
-/// Field names a product listing can be sorted by (they match the output's keys).
+/// Field names every store sorts a product listing by (they match the output's keys); the
+/// store contract checks each, ascending and descending.
 public enum ProductSortField {
     public static let all = ["id", "sku", "title", "category", "brand", "price", "discount_percentage",
                              "stock", "rating"]

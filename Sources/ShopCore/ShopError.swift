@@ -12,13 +12,15 @@ public enum ShopError: Error, Equatable, Sendable, CustomStringConvertible {
     case usage(String)
     /// The storage layer failed (file not writable, corrupt database).
     case storage(String)
+    /// The system refused something the shell needs: a pipe, a terminal, a process, writing output.
+    case system(String)
     /// The operator pressed Ctrl-C.
     case interrupted
 
     public var message: String {
         switch self {
         case .invalidInput(let text), .notFound(let text), .conflict(let text),
-             .usage(let text), .storage(let text):
+             .usage(let text), .storage(let text), .system(let text):
             return text
         case .interrupted:
             return "interrupted"

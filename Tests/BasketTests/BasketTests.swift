@@ -307,8 +307,18 @@ func cents(_ value: JSONValue?) throws -> Money {
         let shop = try basketShell()
         let shown = try #require(try await shop.json("basket total emilys -o json --currency EUR") as? [String: Any])
         #expect(shown["currency"] as? String == "EUR")
-        #expect(shown["rate_date"] is String)
-        #expect((shown["total"] as? NSNumber)?.stringValue != "13037.88")
+        // The newest shipped rates (eurofxref.csv, 13 April 2026): USD 1.1684 per euro.
+        let shipped = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ShopStoreSQLite/DemoData/eurofxref.csv"),
+                                 encoding: .utf8)
+        let rows = shipped.split(separator: "\n").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let usdColumn = try #require(rows.first?.firstIndex(of: "USD"))
+        let usd = try #require(Decimal(string: rows[1][usdColumn]))
+        #expect(rows[1][0] == "13 April 2026" && shown["rate_date"] as? String == "2026-04-13")
+        // 13037.88 USD in euros, rounded once to the cent, half away from zero.
+        var exact = try #require(Decimal(string: "13037.88")) / usd, rounded = Decimal()
+        NSDecimalRound(&rounded, &exact, 2, .plain)
+        let (_, text) = await shop.run("basket total emilys -o json --currency EUR")
+        #expect(text.contains("\"total\":\(rounded),"), "\(text) should hold total \(rounded)")
     }
 
     /// Four shopsh processes, 250 `basket add` each, on one store: no increment is lost.

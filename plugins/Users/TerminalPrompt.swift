@@ -28,7 +28,7 @@ enum TerminalPrompt {
             throw .usage("no terminal to ask for the password; give it with --password-file FILE")
         }
         var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { throw .storage("cannot read the terminal's settings") }
+        guard tcgetattr(fd, &saved) == 0 else { throw .system("cannot read the terminal's settings") }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
         withUnsafeMutableBytes(of: &quiet.c_cc) { bytes in
@@ -40,7 +40,7 @@ enum TerminalPrompt {
         activeTerminal.withLock { $0 = SavedTerminal(fd: fd, settings: saved) }
         guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else {
             activeTerminal.withLock { $0 = nil }
-            throw .storage("cannot turn the terminal's echo off")
+            throw .system("cannot turn the terminal's echo off")
         }
         defer {
             var original = saved
@@ -92,7 +92,7 @@ enum TerminalPrompt {
             let ready = poll(&request, 1, 200)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw .storage("cannot read from the terminal")
+                throw .system("cannot read from the terminal")
             }
             if ready == 0 { continue }
             var byte: UInt8 = 0
@@ -100,7 +100,7 @@ enum TerminalPrompt {
             if count == 1 { return byte }
             if count == 0 { return nil }
             if errno == EINTR || errno == EAGAIN { continue }
-            throw .storage("cannot read from the terminal")
+            throw .system("cannot read from the terminal")
         }
     }
 

@@ -69,7 +69,7 @@ public final class ReadlineLineReader: LineReader {
         if let historyFile {
             let status = read_history(historyFile)
             if status != 0 && status != ENOENT {
-                historyLoadError = .storage(
+                historyLoadError = .system(
                     "cannot read history file \(historyFile): \(String(cString: strerror(status)))")
             }
         }
@@ -293,7 +293,7 @@ public final class ReadlineLineReader: LineReader {
     }
 
     private static func failure(_ what: String, _ code: Int32) -> ShopError {
-        .storage("\(what): \(String(cString: strerror(code)))")
+        .system("\(what): \(String(cString: strerror(code)))")
     }
 }
 

@@ -145,7 +145,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
             return error.usage ? .usageError : .failure   // the file's failing line said why
         } catch let error as OutputError {
             if error == .brokenPipe { return .success }
-            report(ShopError.storage("cannot write output: \(error)"), location: location, words: words)
+            report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
             return .failure
         } catch {
             let code = root.exitCode(for: error)

@@ -38,7 +38,7 @@ final class OutputDestination {
     /// `| CMD`: runs `/bin/sh -c CMD` with its stdin reading what the command writes.
     static func pipe(to command: String) throws(ShopError) -> OutputDestination {
         var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw .storage("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        guard Glibc.pipe(&ends) == 0 else { throw .system("cannot create a pipe: \(String(cString: strerror(errno)))") }
         let (readEnd, writeEnd) = (ends[0], ends[1])
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
@@ -68,7 +68,7 @@ final class OutputDestination {
         close(readEnd)
         guard status == 0 else {
             close(writeEnd)
-            throw .storage("cannot run /bin/sh: \(String(cString: strerror(status)))")
+            throw .system("cannot run /bin/sh: \(String(cString: strerror(status)))")
         }
         return OutputDestination(sink: OutputSink(fileDescriptor: writeEnd), isTerminal: false,
                                  fileDescriptor: writeEnd, childPID: pid)
