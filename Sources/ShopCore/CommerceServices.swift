@@ -48,6 +48,21 @@ public struct FavoriteProduct: Hashable, Sendable {
     }
 }
 
+extension FavoritesService {
+    /// All of a user's favourites, oldest first.
+    public func favorites(_ user: String) async throws -> [FavoriteProduct] {
+        var all: [FavoriteProduct] = []
+        try await listFavorites(user, page: Page()) { all.append($0) }
+        return all
+    }
+}
+
+/// Field names every store sorts a favourites listing by (the output's keys).
+public enum FavoriteSortField {
+    public static let all = ["product_id", "sku", "title", "category", "brand", "price", "discount_percentage",
+                             "stock", "rating", "added_at"]
+}
+
 /// How often a product was favourited.
 public struct FavoriteCount: Hashable, Sendable {
     public var product: Product
@@ -60,7 +75,9 @@ public struct FavoriteCount: Hashable, Sendable {
 }
 
 public protocol FavoritesService: Sendable {
-    func favorites(_ user: String) async throws -> [FavoriteProduct]
+    /// A user's favourites in `page`'s order (oldest first by default), streamed to `body`.
+    /// Sortable fields: `FavoriteSortField.all`.
+    func listFavorites(_ user: String, page: Page, _ body: (FavoriteProduct) throws -> Void) async throws
     /// Returns false when it was already a favourite (not an error, no duplicate).
     func addFavorite(_ user: String, product: String) async throws -> Bool
     /// Returns false when it was not a favourite.

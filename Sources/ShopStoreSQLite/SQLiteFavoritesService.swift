@@ -14,16 +14,25 @@ struct SQLiteFavoritesService: FavoritesService {
         .map { "p." + $0.filter { !$0.isWhitespace } }
         .joined(separator: ", ")
 
-    func favorites(_ user: String) async throws -> [FavoriteProduct] {
+    /// Output field name → SQL expression, for `--sort`.
+    static let sortColumns: [String: String] = [
+        "product_id": "p.id", "sku": "p.sku", "title": "p.title COLLATE NOCASE", "category": "p.category",
+        "brand": "p.brand COLLATE NOCASE", "price": "p.price_minor", "discount_percentage": "p.discount_hundredths",
+        "stock": "p.stock", "rating": "p.rating_hundredths", "added_at": "f.added_at",
+    ]
+
+    func listFavorites(_ user: String, page: Page, _ body: (FavoriteProduct) throws -> Void) async throws {
+        let paging = try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "f.added_at, p.id")
         try database.shopRead { db in
             let owner = try SQLiteUserLookup.find(db, user)
-            return try Row.fetchAll(db, sql: """
+            let cursor = try Row.fetchCursor(db, sql: """
                 SELECT \(Self.productColumns), f.added_at
                 FROM favorites f JOIN products p ON p.id = f.product_id
                 WHERE f.user_id = ?
-                ORDER BY f.added_at, p.id
-                """, arguments: [owner.id])
-                .map { FavoriteProduct(product: SQLiteProductService.product($0), addedAt: $0[12]) }
+                """ + paging, arguments: [owner.id])
+            while let row = try cursor.next() {
+                try body(FavoriteProduct(product: SQLiteProductService.product(row), addedAt: row[12]))
+            }
         }
     }
 

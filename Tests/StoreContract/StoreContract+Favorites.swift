@@ -10,6 +10,7 @@ extension StoreContract {
         await run("favorites", fixture, [
             Case("add is idempotent, remove and toggle say what they did", addRemoveToggle),
             Case("a user's list shows the products now", favoritesList),
+            Case("a user's list sorts and pages in the store", favoritesSortedAndPaged),
             Case("top counts favourites per product", topFavorites),
             Case("unknown users and products are notFound", favoriteUnknowns),
         ])
@@ -44,6 +45,28 @@ extension StoreContract {
         let changed = try await shop.products.updateProduct("L-1", ProductChanges(title: "Renamed", price: ContractData.usd(1)))
         #expect(try await shop.favorites.favorites("yan").first { $0.product.id == changed.id }?.product == changed)
         #expect(try await shop.favorites.favorites("zoe").map(\.product.sku) == ["L-3"])
+    }
+
+    static func favoritesSortedAndPaged(_ shop: ShopServices) async throws {
+        try await ContractData.addUser(shop, "yan")
+        for (sku, cents) in [("S-1", 300), ("S-2", 100), ("S-3", 200)] {
+            try await ContractData.addProduct(shop, sku: sku, price: Int64(cents))
+            _ = try await shop.favorites.addFavorite("yan", product: sku)
+        }
+        func skus(_ page: Page) async throws -> [String] {
+            var listed: [String] = []
+            try await shop.favorites.listFavorites("yan", page: page) { listed.append($0.product.sku) }
+            return listed
+        }
+        #expect(try await skus(Page(sort: [SortKey(field: "price")])) == ["S-2", "S-3", "S-1"])
+        #expect(try await skus(Page(sort: [SortKey(field: "price", descending: true)], limit: 2)) == ["S-1", "S-3"])
+        #expect(try await skus(Page(sort: [SortKey(field: "price")], limit: 5, offset: 1)) == ["S-3", "S-1"])
+        for field in FavoriteSortField.all {
+            #expect(try await skus(Page(sort: [SortKey(field: field, descending: true)])).count == 3, "\(field)")
+        }
+        try await expectRefused(.invalidInput, shop) {
+            try await shop.favorites.listFavorites("yan", page: Page(sort: [SortKey(field: "nope")])) { _ in }
+        }
     }
 
     static func topFavorites(_ shop: ShopServices) async throws {

@@ -22,17 +22,12 @@ struct ListFavorites: ShellCommand {
         let (user, _) = try context.customer(words, expecting: 0, usage: "favorites list [USER]")
         let page = try context.page(paging)
         let money = try await context.moneyDisplay(currency)
-        let columns = FavoriteRows.columns(money)
-        let favorites = try await context.services.favorites.favorites(user)
-        var rows: [[Cell]] = []
-        rows.reserveCapacity(favorites.count)
-        for favorite in favorites { rows.append(try FavoriteRows.cells(favorite, money: money)) }
-        rows = try FavoriteRows.sorted(rows, by: page.sort, columns: columns)
-        let slice = rows.dropFirst(page.offset).prefix(page.limit ?? rows.count)
-        try await context.list(columns: columns, defaultFields: FavoriteRows.defaultFields(money),
+        try await context.list(columns: FavoriteRows.columns(money), defaultFields: FavoriteRows.defaultFields(money),
                                tableView: FavoriteRows.tableView.appending(money.extraColumns.map(\.key)), options: output,
-                               page: page, emptyNote: "\(printable(user)) has no favourites") { emit in
-            for row in slice { try emit(row) }
+                               page: page, emptyNote: "\(user) has no favourites") { emit in
+            try await context.services.favorites.listFavorites(user, page: page) { favorite in
+                try emit(try FavoriteRows.cells(favorite, money: money))
+            }
         }
     }
 }
@@ -50,8 +45,8 @@ private struct FavoriteTarget {
 
     var userID: String { String(user.id) }
     var productID: String { String(product.id) }
-    /// `122 (iPhone 6)`.
-    var productLabel: String { "\(product.id) (\(printable(product.title)))" }
+    /// `122 (iPhone 6)` (notes escape the title).
+    var productLabel: String { "\(product.id) (\(product.title))" }
     /// `emilys's favourites`.
     var favourites: String { "\(user.username)'s favourites" }
 }

@@ -82,10 +82,3 @@ enum FavoriteRows {
         }
     }
 }
-
-/// Text from the catalogue or a customer, made safe for a one-line note on a terminal.
-func printable(_ text: String) -> String {
-    String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
-    }))
-}
