@@ -14,6 +14,9 @@ public protocol ShopStore: AnyObject, Sendable {
     var warnings: [String] { get }
     /// Starts a run: until it ends, every call of its services joins one transaction.
     func beginRun() async throws -> any StoreRun
+    /// Writes a seed (`body` calls the seeder) in one transaction, into a store that holds no
+    /// products and no users; returns nil, writing nothing, when it holds some.
+    func seed<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T?
     /// Ends the store's use at the end of the process (a file store checkpoints its journal).
     func close()
 }

@@ -19,52 +19,59 @@ extension SQLiteStore {
     /// nothing) when the store already holds products or users, e.g. when another shopsh
     /// process created it a moment earlier.
     public func importDemoShop() throws(ShopError) -> DemoShopSummary? {
-        let folder = try DemoShop.dataFolder()
-        let products = try ProductFileDecoder.decodeJSON(try DemoShop.bytes(folder, "products.json"))
-        let users = try DemoShop.users(try DemoShop.bytes(folder, "users.json"))
-        let baskets = try DemoShop.basketLines(try DemoShop.bytes(folder, "carts.json"))
-        let currencies = try DemoShop.currencies(try DemoShop.bytes(folder, "iso4217-codes-all.csv"))
-        let rates = try ECBRatesDecoder.decode(try DemoShop.bytes(folder, "eurofxref-daily.xml"))
-            + ECBRatesDecoder.decode(try DemoShop.bytes(folder, "eurofxref.csv"))
-        let hashes = DemoShop.hashPasswords(users.map(\.password))
-
-        let now = clock.timestamp()
-        return try write { db -> DemoShopSummary? in
-            guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {
-                return nil
-            }
-            _ = try SQLiteProductService.importAll(db, products, now: now)
-            for (user, hash) in zip(users, hashes) {
-                try db.execute(sql: """
-                    INSERT INTO users (id, username, email, first_name, last_name, phone, role, password_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [user.id, user.username, user.email, user.firstName, user.lastName,
-                                     user.phone, user.role, hash, now])
-            }
-            for line in baskets {
-                try db.execute(sql: """
-                    INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
-                    """, arguments: [line.userID, line.productID, line.quantity, now])
-            }
-            for currency in currencies {
-                try db.execute(sql: "INSERT OR IGNORE INTO currencies (code, name, minor_units) VALUES (?, ?, ?)",
-                               arguments: [currency.code, currency.name, currency.minorUnits])
-            }
-            for rate in rates {
-                try db.execute(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)",
-                               arguments: [rate.date, rate.currency, rate.rate.description])
-            }
-            try db.execute(sql: "INSERT OR REPLACE INTO shop_meta (key, value) VALUES ('base_currency', 'USD'), ('demo', '1')")
-            let basketCount = try Int.fetchOne(db, sql: "SELECT count(DISTINCT user_id) FROM basket_lines") ?? 0
-            return DemoShopSummary(products: products.count, users: users.count, baskets: basketCount,
-                                   currencies: currencies.count, rates: rates.count)
+        let demo = try DemoShop.load()
+        do {
+            return try seed { seeder in try demo.write(into: seeder) }
+        } catch {
+            throw Self.shopError(error)
         }
     }
 }
 
-/// Reading the shipped demo files.
-enum DemoShop {
+/// The shipped demo files, read and decoded; written into any store through its ShopSeeder.
+struct DemoShop {
+    let products: [NewProduct]
+    let users: [SeedUser]
+    let baskets: [DemoBasketLine]
+    let currencies: [CurrencyInfo]
+    let rates: [CurrencyRate]
+
+    /// Reads and decodes every demo file, and hashes the demo passwords (cheaply, marked demo).
+    static func load() throws(ShopError) -> DemoShop {
+        let folder = try dataFolder()
+        let demoUsers = try users(try bytes(folder, "users.json"))
+        let hashes = hashPasswords(demoUsers.map(\.password))
+        var seedUsers: [SeedUser] = []
+        for (user, hash) in zip(demoUsers, hashes) {
+            guard let role = UserRole(rawValue: user.role) else {
+                throw .invalidInput("users.json: user \(user.id) has the unknown role \(user.role.quotedForMessage())")
+            }
+            seedUsers.append(SeedUser(id: user.id, username: user.username, email: user.email, firstName: user.firstName,
+                                      lastName: user.lastName, phone: user.phone, role: role, passwordHash: hash))
+        }
+        return DemoShop(
+            products: try ProductFileDecoder.decodeJSON(try bytes(folder, "products.json")),
+            users: seedUsers,
+            baskets: try basketLines(try bytes(folder, "carts.json")),
+            currencies: try currencies(try bytes(folder, "iso4217-codes-all.csv"))
+                .map { CurrencyInfo(code: $0.code, name: $0.name, minorUnits: $0.minorUnits) },
+            rates: try ECBRatesDecoder.decode(try bytes(folder, "eurofxref-daily.xml"))
+                + ECBRatesDecoder.decode(try bytes(folder, "eurofxref.csv")))
+    }
+
+    /// Writes the demo shop through `seeder` (duplicate cart lines add up).
+    func write(into seeder: any ShopSeeder) throws -> DemoShopSummary {
+        for product in products { try seeder.addProduct(product) }
+        for user in users { try seeder.addUser(user) }
+        for line in baskets { try seeder.addBasketLine(user: line.userID, product: line.productID, quantity: line.quantity) }
+        for currency in currencies { try seeder.addCurrency(currency) }
+        for rate in rates { try seeder.addRate(rate) }
+        try seeder.setNote("base_currency", "USD")
+        try seeder.setNote("demo", "1")
+        return DemoShopSummary(products: products.count, users: users.count, baskets: Set(baskets.map(\.userID)).count,
+                               currencies: currencies.count, rates: rates.count)
+    }
+
     struct DemoUser {
         var id: Int64
         var username, email, firstName, lastName, password, role: String

@@ -85,9 +85,13 @@ enum StoreFactory {
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file.
     static func generate(at path: String, products: Int, users: Int, seed: UInt64,
                          progress: (String) -> Void) throws(ShopError) -> GeneratedShop {
-        let store = try SQLiteStore(path: path, create: true)
+        let store: any ShopStore = try SQLiteStore(path: path, create: true)
         defer { store.close() }
-        return try store.generateLargeShop(products: products, users: users, seed: seed, progress: progress)
+        let generated = try store.seed { seeder in
+            try ShopGenerator.generate(products: products, users: users, seed: seed, into: seeder, progress: progress)
+        }
+        guard let generated else { throw .conflict("the store at \(path) is not empty; generate into a new file") }
+        return generated
     }
 
     static func describe(_ summary: DemoShopSummary, at path: String) -> String {

@@ -113,7 +113,7 @@ import Testing
         #expect(reader.historyLoadError != nil)
     }
 
-    @Test func unwritableLocationThrowsStorageError() throws {
+    @Test func unwritableLocationThrowsSystemError() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let blocker = directory.appendingPathComponent("file")
         try Data().write(to: blocker)
@@ -122,7 +122,7 @@ import Testing
         #expect {
             try reader.writeHistory()
         } throws: { error in
-            guard let error = error as? ShopError, case .storage(let message) = error else { return false }
+            guard let error = error as? ShopError, case .system(let message) = error else { return false }
             return message.contains("cannot create directory")
         }
         reader.saveHistory()  // ignores the same failure

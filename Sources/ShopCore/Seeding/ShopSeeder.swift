@@ -1,0 +1,64 @@
+// ShopSeeder: bulk writes into a new, empty store — the demo shop, `dev generate` — that each
+// store implements with its fastest path (SQLite: prepared statements in one transaction).
+
+/// A user as a seed brings one: with its id, and a password hash if it has one.
+public struct SeedUser: Sendable {
+    public var id: Int64
+    public var username, email, firstName, lastName: String
+    public var phone: String?
+    public var role: UserRole
+    public var status: UserStatus
+    public var passwordHash: String?
+
+    public init(id: Int64, username: String, email: String, firstName: String, lastName: String, phone: String? = nil,
+                role: UserRole = .user, status: UserStatus = .active, passwordHash: String? = nil) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.role = role
+        self.status = status
+        self.passwordHash = passwordHash
+    }
+}
+
+/// An order as a seed brings one; its lines copy the products' SKU, title, price and discount
+/// as they are, and its totals follow from the lines.
+public struct SeedOrder: Sendable {
+    public var id: Int64
+    public var userID: Int64
+    public var customer: String
+    public var status: OrderStatus
+    /// `YYYY-MM-DDTHH:MM:SSZ`, also the order's last update.
+    public var placedAt: String
+    public var lines: [(productID: Int64, quantity: Int)]
+
+    public init(id: Int64, userID: Int64, customer: String, status: OrderStatus, placedAt: String,
+                lines: [(productID: Int64, quantity: Int)]) {
+        self.id = id
+        self.userID = userID
+        self.customer = customer
+        self.status = status
+        self.placedAt = placedAt
+        self.lines = lines
+    }
+}
+
+/// Writes a seed into a store, inside one transaction that `ShopStore.seed` opens. Checks are
+/// the seed's job (its data is known good); the store writes as fast as it can.
+public protocol ShopSeeder {
+    /// Products with their ids (and SKUs).
+    func addProduct(_ product: NewProduct) throws
+    func addUser(_ user: SeedUser) throws
+    /// Adds to the line's quantity when the basket holds the product already.
+    func addBasketLine(user: Int64, product: Int64, quantity: Int) throws
+    /// Returns false when it was a favourite already.
+    func addFavorite(user: Int64, product: Int64) throws -> Bool
+    func addOrder(_ order: SeedOrder) throws
+    func addCurrency(_ currency: CurrencyInfo) throws
+    func addRate(_ rate: CurrencyRate) throws
+    /// A note about the store (`demo`, `generated_seed`).
+    func setNote(_ key: String, _ value: String) throws
+}

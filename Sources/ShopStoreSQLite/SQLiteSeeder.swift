@@ -1,0 +1,94 @@
+// SQLiteSeeder: ShopSeeder on SQLite: cached prepared statements inside the one write transaction
+// that SQLiteStore.seed opens (the fastest bulk path SQLite has).
+
+import GRDB
+import ShopCore
+
+/// Writes a seed on one connection, in the caller's transaction.
+struct SQLiteSeeder: ShopSeeder {
+    let db: Database
+    /// The timestamp every seeded row gets (orders bring their own).
+    let now: String
+
+    func addProduct(_ product: NewProduct) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
+                                  stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                product.id, product.sku, product.title, product.description, product.category, product.brand,
+                product.price.minorUnits, product.discount.hundredths, product.stock, product.rating.hundredths,
+                SQLiteProductService.encodeTags(product.tags), product.minimumOrderQuantity, now, now,
+            ])
+    }
+
+    func addUser(_ user: SeedUser) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO users (id, username, email, first_name, last_name, phone, role, status, password_hash, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [user.id, user.username, user.email, user.firstName, user.lastName, user.phone,
+                                     user.role.rawValue, user.status.rawValue, user.passwordHash, now])
+    }
+
+    func addBasketLine(user: Int64, product: Int64, quantity: Int) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
+            """).execute(arguments: [user, product, quantity, now])
+    }
+
+    func addFavorite(user: Int64, product: Int64) throws -> Bool {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO favorites (user_id, product_id, added_at) VALUES (?, ?, ?)")
+            .execute(arguments: [user, product, now])
+        return db.changesCount > 0
+    }
+
+    func addOrder(_ order: SeedOrder) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO orders (id, user_id, customer, status, currency, total_minor, discounted_total_minor, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'USD', 0, 0, ?, ?)
+            """).execute(arguments: [order.id, order.userID, order.customer, order.status.rawValue, order.placedAt, order.placedAt])
+        for (index, line) in order.lines.enumerated() {
+            try db.cachedStatement(sql: """
+                INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor, discount_hundredths, quantity)
+                SELECT ?, ?, id, sku, title, price_minor, discount_hundredths, ? FROM products WHERE id = ?
+                """).execute(arguments: [order.id, index + 1, line.quantity, line.productID])
+        }
+        // Totals from the lines as sold, each discounted line rounded once, half away from zero
+        // (the amounts are never negative), as Money.discounted does.
+        try db.cachedStatement(sql: """
+            UPDATE orders SET
+                total_minor = (SELECT coalesce(sum(unit_price_minor * quantity), 0) FROM order_lines WHERE order_id = orders.id),
+                discounted_total_minor = (SELECT coalesce(sum((unit_price_minor * quantity * (10000 - discount_hundredths) + 5000) / 10000), 0)
+                                          FROM order_lines WHERE order_id = orders.id)
+            WHERE id = ?
+            """).execute(arguments: [order.id])
+    }
+
+    func addCurrency(_ currency: CurrencyInfo) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO currencies (code, name, minor_units) VALUES (?, ?, ?)")
+            .execute(arguments: [currency.code, currency.name, currency.minorUnits])
+    }
+
+    func addRate(_ rate: CurrencyRate) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)")
+            .execute(arguments: [rate.date, rate.currency, rate.rate.normalized.description])
+    }
+
+    func setNote(_ key: String, _ value: String) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO shop_meta (key, value) VALUES (?, ?)").execute(arguments: [key, value])
+    }
+}
+
+extension SQLiteStore {
+    /// One write transaction with a `SQLiteSeeder`, into a store with no products and no users.
+    public func seed<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T? {
+        let now = clock.timestamp()
+        return try write { db -> T? in
+            guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {
+                return nil
+            }
+            return try body(SQLiteSeeder(db: db, now: now))
+        }
+    }
+}
