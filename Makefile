@@ -11,7 +11,7 @@ BIN_RELEASE := .build/release/shopsh
 # the archives are looked for after `deps` has installed them.
 LLD := $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld)
 STATIC_ARCHIVES = $(foreach lib,readline tinfo sqlite3 c,$(firstword $(wildcard /usr/lib/*/lib$(lib).a /usr/lib/lib$(lib).a)))
-RELEASE_BASE := -c release --static-swift-stdlib $(if $(LLD),-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
+RELEASE_BASE := -c release --product shopsh --static-swift-stdlib $(if $(LLD),-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 RELEASE_STATIC := $(RELEASE_BASE) -Xswiftc -static-executable -Xlinker -ltinfo
 RELEASE_DYNAMIC := $(RELEASE_BASE) $(if $(LLD),-Xlinker -z -Xlinker pack-relative-relocs)
 

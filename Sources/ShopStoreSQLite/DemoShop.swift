@@ -19,7 +19,7 @@ extension SQLiteStore {
     /// nothing) when the store already holds products or users, e.g. when another shopsh
     /// process created it a moment earlier.
     public func importDemoShop() throws(ShopError) -> DemoShopSummary? {
-        let demo = try DemoShop.load()
+        let demo = try DemoShopData.load()
         do {
             return try seed { seeder in try demo.write(into: seeder) }
         } catch {
@@ -29,7 +29,7 @@ extension SQLiteStore {
 }
 
 /// The shipped demo files, read and decoded; written into any store through its ShopSeeder.
-struct DemoShop {
+public struct DemoShopData: Sendable {
     let products: [NewProduct]
     let users: [SeedUser]
     let baskets: [DemoBasketLine]
@@ -37,7 +37,7 @@ struct DemoShop {
     let rates: [CurrencyRate]
 
     /// Reads and decodes every demo file, and hashes the demo passwords (cheaply, marked demo).
-    static func load() throws(ShopError) -> DemoShop {
+    public static func load() throws(ShopError) -> DemoShopData {
         let folder = try dataFolder()
         let demoUsers = try users(try bytes(folder, "users.json"))
         let hashes = hashPasswords(demoUsers.map(\.password))
@@ -49,7 +49,7 @@ struct DemoShop {
             seedUsers.append(SeedUser(id: user.id, username: user.username, email: user.email, firstName: user.firstName,
                                       lastName: user.lastName, phone: user.phone, role: role, passwordHash: hash))
         }
-        return DemoShop(
+        return DemoShopData(
             products: try ProductFileDecoder.decodeJSON(try bytes(folder, "products.json")),
             users: seedUsers,
             baskets: try basketLines(try bytes(folder, "carts.json")),
@@ -60,7 +60,7 @@ struct DemoShop {
     }
 
     /// Writes the demo shop through `seeder` (duplicate cart lines add up).
-    func write(into seeder: any ShopSeeder) throws -> DemoShopSummary {
+    public func write(into seeder: any ShopSeeder) throws -> DemoShopSummary {
         for product in products { try seeder.addProduct(product) }
         for user in users { try seeder.addUser(user) }
         for line in baskets { try seeder.addBasketLine(user: line.userID, product: line.productID, quantity: line.quantity) }

@@ -1,5 +1,5 @@
-// ShellHarness: a shell on a real temporary SQLite store (empty or the demo shop), with
-// stdout and stderr captured, for the plugins' tests.
+// ShellHarness: a shell on a real temporary store (empty or the demo shop) from a test store
+// factory (SQLite by default), with stdout and stderr captured, for the plugins' tests.
 
 import Foundation
 import ShellKit
@@ -7,10 +7,25 @@ import ShopCore
 import ShopOutput
 import ShopStoreSQLite
 
+/// Makes the stores the plugin tests run on: a new store in `folder`, its services stamped by `clock`.
+/// SQLite's is the default; another store's tests pass their own, and every plugin test runs on it.
+public struct TestStoreFactory: Sendable {
+    public var make: @Sendable (_ folder: URL, _ clock: ShopClock) throws -> any ShopStore
+
+    public init(make: @escaping @Sendable (_ folder: URL, _ clock: ShopClock) throws -> any ShopStore) {
+        self.make = make
+    }
+
+    /// A SQLite file in the folder.
+    public static let sqlite = TestStoreFactory { folder, clock in
+        try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true, clock: clock)
+    }
+}
+
 /// A shell with the given plugins on a new store in a temporary folder.
 public final class ShellHarness: @unchecked Sendable {
     public let folder: URL
-    public let store: SQLiteStore
+    public let store: any ShopStore
     public let shell: Shell
     public let sink = OutputSink.memory()
     private let errors = ErrorLog()
@@ -18,10 +33,17 @@ public final class ShellHarness: @unchecked Sendable {
     /// `demo: true` fills the store with the demo shop. With `terminalWidth`, stdout is a terminal
     /// that many columns wide (tables are fitted to it; no pager).
     /// `clock` stamps what the services write (the system's by default; fix it to test dates).
-    public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil) throws {
+    public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil,
+                stores: TestStoreFactory = .sqlite) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
-        store = try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true, clock: clock ?? .system)
-        if demo { _ = try store.importDemoShop() }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = try stores.make(folder, clock ?? .system)
+        if demo {
+            let shop = try DemoShopData.load()
+            guard try store.seed({ seeder in try shop.write(into: seeder) }) != nil else {
+                throw HarnessError.failed("the demo shop", "the new store was not empty")
+            }
+        }
         let environment = terminalWidth.map { ["COLUMNS": String($0), "PAGER": "cat", "NO_COLOR": "1"] } ?? [:]
         let session = Session(storeName: "test", environment: environment)
         let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: terminalWidth != nil, stderrIsTerminal: false)
@@ -55,7 +77,8 @@ public final class ShellHarness: @unchecked Sendable {
     public func sqlite(_ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", store.path, sql]
+        guard let file = store as? SQLiteStore else { throw HarnessError.failed(sql, "this store is not a SQLite file") }
+        process.arguments = ["sqlite3", file.path, sql]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
