@@ -21,13 +21,13 @@ struct SQLiteBasketService: BasketService {
     // MARK: - Writing
 
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
-        try Self.validate(quantity: quantity, allowZero: false)
+        try BasketRules.checkQuantity(quantity, allowZero: false)
         return try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
-            try Self.refuseDisabled(customer, "add to the basket of")
-            try Self.refuseOutOfStock(item)
-            try Self.refuseNewLineIfFull(db, customer, item)
+            try BasketRules.checkActive(customer, "add to the basket of")
+            try BasketRules.checkInStock(item)
+            try Self.checkRoom(db, customer, item)
             // One statement: inserts the line or increments it, unless that would pass the limit.
             let stored = try Int.fetchOne(db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
@@ -45,7 +45,7 @@ struct SQLiteBasketService: BasketService {
     }
 
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
-        try Self.validate(quantity: quantity, allowZero: true)
+        try BasketRules.checkQuantity(quantity, allowZero: true)
         return try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
@@ -62,9 +62,9 @@ struct SQLiteBasketService: BasketService {
             }
             // Lowering a line is always allowed; raising one (or adding it) is buying more.
             if quantity > (current ?? 0) {
-                try Self.refuseDisabled(customer, "add to the basket of")
-                try Self.refuseOutOfStock(item)
-                if current == nil { try Self.refuseNewLineIfFull(db, customer, item) }
+                try BasketRules.checkActive(customer, "add to the basket of")
+                try BasketRules.checkInStock(item)
+                if current == nil { try Self.checkRoom(db, customer, item) }
             }
             try db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
@@ -104,7 +104,7 @@ struct SQLiteBasketService: BasketService {
     /// the basket. Runs inside the caller's transaction: any error leaves everything unchanged.
     static func checkout(_ db: Database, _ user: String, now: String) throws -> Order {
         let customer = try SQLiteUserLookup.find(db, user)
-        try refuseDisabled(customer, "check out the basket of")
+        try BasketRules.checkActive(customer, "check out the basket of")
         let rows = try Row.fetchAll(db, sql: """
             SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.stock
             FROM basket_lines b JOIN products p ON p.id = b.product_id
@@ -173,33 +173,11 @@ struct SQLiteBasketService: BasketService {
                    unitPrice: product.price, discount: product.discount, quantity: quantity, stock: product.stock)
     }
 
-    static func validate(quantity: Int, allowZero: Bool) throws(ShopError) {
-        let lowest = allowZero ? 0 : 1
-        guard quantity >= lowest, quantity <= BasketLimits.maxQuantity else {
-            throw .invalidInput("invalid quantity \(quantity): expected a whole number from \(lowest) to \(BasketLimits.maxQuantity)")
-        }
-    }
-
-    static func refuseDisabled(_ user: User, _ action: String) throws(ShopError) {
-        guard user.status == .active else {
-            throw .conflict("user \(user.username) is disabled: cannot \(action) a disabled user (enable them first)")
-        }
-    }
-
-    /// Refuses a new line when the basket already holds `BasketLimits.maxLines` products (which,
-    /// with the price and quantity limits, keeps every basket total inside 64-bit minor units).
-    static func refuseNewLineIfFull(_ db: Database, _ user: User, _ product: Product) throws {
+    /// Counts the basket's lines for `BasketRules.checkRoom`.
+    static func checkRoom(_ db: Database, _ user: User, _ product: Product) throws {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT count(*), coalesce(max(product_id = ?), 0) FROM basket_lines WHERE user_id = ?
             """), arguments: [product.id, user.id]) else { return }
-        let (lines, hasProduct): (Int, Bool) = (row[0], row[1])
-        guard !hasProduct, lines >= BasketLimits.maxLines else { return }
-        throw ShopError.conflict("the basket of \(user.username) already holds \(BasketLimits.maxLines) products, the most a basket may hold")
-    }
-
-    static func refuseOutOfStock(_ product: Product) throws(ShopError) {
-        guard product.stock > 0 else {
-            throw .conflict("product \(product.id) (\(product.sku)) \(product.title) is out of stock")
-        }
+        try BasketRules.checkRoom(user, lines: row[0], holdsProduct: row[1])
     }
 }

@@ -55,14 +55,7 @@ struct SQLiteOrderService: OrderService {
         let now = clock.timestamp()
         return try database.shopWrite { db in
             let order = try Self.find(db, id)
-            guard order.status != status else {
-                throw ShopError.conflict("order \(id) is already \(status.rawValue)")
-            }
-            guard order.status.allowedNext.contains(status) else {
-                let allowed = order.status.allowedNext.map(\.rawValue)
-                let hint = allowed.isEmpty ? "\(order.status.rawValue) is final" : "allowed: \(allowed.joined(separator: ", "))"
-                throw ShopError.conflict("cannot move order \(id) from \(order.status.rawValue) to \(status.rawValue); \(hint)")
-            }
+            try order.status.checkMove(to: status, order: id)
             if status == .cancelled {
                 // Put the goods back on the shelf; lines whose product was deleted have nowhere to go.
                 for line in order.lines {
