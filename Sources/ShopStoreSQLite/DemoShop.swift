@@ -46,8 +46,9 @@ public struct DemoShopData: Sendable {
             guard let role = UserRole(rawValue: user.role) else {
                 throw .invalidInput("users.json: user \(user.id) has the unknown role \(user.role.quotedForMessage())")
             }
-            seedUsers.append(SeedUser(id: user.id, username: user.username, email: user.email, firstName: user.firstName,
-                                      lastName: user.lastName, phone: user.phone, role: role, passwordHash: hash))
+            seedUsers.append(SeedUser(id: user.id, NewUser(username: user.username, email: user.email, firstName: user.firstName,
+                                                           lastName: user.lastName, phone: user.phone, role: role),
+                                      passwordHash: hash))
         }
         return DemoShopData(
             products: try ProductFileDecoder.decodeJSON(try bytes(folder, "products.json")),

@@ -26,8 +26,9 @@ struct SQLiteSeeder: ShopSeeder {
         try db.cachedStatement(sql: """
             INSERT INTO users (id, username, email, first_name, last_name, phone, role, status, password_hash, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [user.id, user.username, user.email, user.firstName, user.lastName, user.phone,
-                                     user.role.rawValue, user.status.rawValue, user.passwordHash, now])
+            """).execute(arguments: [user.id, user.fields.username, user.fields.email, user.fields.firstName,
+                                     user.fields.lastName, user.fields.phone, user.fields.role.rawValue, user.status.rawValue,
+                                     user.passwordHash, now])
     }
 
     func addBasketLine(user: Int64, product: Int64, quantity: Int) throws {

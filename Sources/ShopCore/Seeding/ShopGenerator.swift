@@ -37,9 +37,9 @@ public enum ShopGenerator {
         for id in 1...users {
             let first = random.pick(Words.firstNames), last = random.pick(Words.lastNames)
             let username = "\(Words.ascii(first)).\(Words.ascii(last))\(id)"
-            try seeder.addUser(SeedUser(id: Int64(id), username: username, email: "\(username)@example.com",
-                                        firstName: first, lastName: last,
-                                        role: id % 1000 == 0 ? .admin : id % 100 == 0 ? .moderator : .user,
+            let role: UserRole = id % 1000 == 0 ? .admin : id % 100 == 0 ? .moderator : .user
+            try seeder.addUser(SeedUser(id: Int64(id), NewUser(username: username, email: "\(username)@example.com",
+                                                              firstName: first, lastName: last, role: role),
                                         status: id % 50 == 0 ? .disabled : .active))
         }
         progress("\(users) users")

@@ -1,24 +1,16 @@
 // ShopSeeder: bulk writes into a new, empty store — the demo shop, `dev generate` — that each
 // store implements with its fastest path (SQLite: prepared statements in one transaction).
 
-/// A user as a seed brings one: with its id, and a password hash if it has one.
+/// A user as a seed brings one: its fields, its id and status, and a password hash if it has one.
 public struct SeedUser: Sendable {
     public var id: Int64
-    public var username, email, firstName, lastName: String
-    public var phone: String?
-    public var role: UserRole
+    public var fields: NewUser
     public var status: UserStatus
     public var passwordHash: String?
 
-    public init(id: Int64, username: String, email: String, firstName: String, lastName: String, phone: String? = nil,
-                role: UserRole = .user, status: UserStatus = .active, passwordHash: String? = nil) {
+    public init(id: Int64, _ fields: NewUser, status: UserStatus = .active, passwordHash: String? = nil) {
         self.id = id
-        self.username = username
-        self.email = email
-        self.firstName = firstName
-        self.lastName = lastName
-        self.phone = phone
-        self.role = role
+        self.fields = fields
         self.status = status
         self.passwordHash = passwordHash
     }
