@@ -60,6 +60,12 @@ public struct DemoShopData: Sendable {
                 + ECBRatesDecoder.decode(try bytes(folder, "eurofxref.csv")))
     }
 
+    /// Writes only the ISO 4217 list (a new empty shop still needs it to price in other currencies).
+    public func writeCurrencies(into seeder: any ShopSeeder) throws {
+        for currency in currencies { try seeder.addCurrency(currency) }
+        try seeder.setNote("base_currency", "USD")
+    }
+
     /// Writes the demo shop through `seeder` (duplicate cart lines add up).
     public func write(into seeder: any ShopSeeder) throws -> DemoShopSummary {
         for product in products { try seeder.addProduct(product) }

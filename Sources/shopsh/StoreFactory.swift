@@ -76,10 +76,16 @@ enum StoreFactory {
         }
         var summary: DemoShopSummary?
         let created = try SQLiteStore.create(at: path) { store throws(ShopError) in
-            if !empty { summary = try store.importDemoShop() }
+            if !empty {
+                summary = try store.importDemoShop()
+            } else {
+                // An empty shop still gets the ISO 4217 list: currency imports and --currency need it.
+                let demo = try DemoShopData.load()
+                _ = try store.seed { seeder in try demo.writeCurrencies(into: seeder) }
+            }
         }
         guard created else { return nil }
-        return summary.map { describe($0, at: path) } ?? "created an empty store at \(path)"
+        return summary.map { describe($0, at: path) } ?? "created an empty store at \(path) (with the ISO 4217 currency list)"
     }
 
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file.

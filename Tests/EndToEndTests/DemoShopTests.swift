@@ -79,6 +79,11 @@ import Testing
         let empty = try sandbox.run(["--store", path, "-c", "products list -o json"])
         #expect(empty.status == 0)
         #expect(empty.stdout == "[]\n")
+        // An empty shop still knows the ISO 4217 currencies (as the shipped list has them), so rates import.
+        let codes = try #require(try JSONSerialization.jsonObject(with: try sandbox.run(["--store", path, "-c", "currency codes -o json"]).stdoutData) as? [[String: Any]])
+        #expect(codes.contains { $0["code"] as? String == "JPY" && $0["minor_units"] as? Int == 0 })
+        let rates = ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreSQLite/DemoData/eurofxref.csv").path
+        #expect(try sandbox.run(["--store", path, "-c", "currency import \(rates)"]).status == 0)
         #expect(try sandbox.run(["init", "--store", path]).status == 1)   // already there: refused
 
         sandbox.environment["SHOPSH_STORE"] = path
