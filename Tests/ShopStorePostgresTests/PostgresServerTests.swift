@@ -99,17 +99,17 @@ struct PostgresServerTests {
     }
 
     @Test func nothingListens() async throws {
-        // A port that was free a moment ago: connecting fails in one line, quickly.
+        // Port 1: nothing listens there. Opening fails in one line instead of retrying forever.
+        // (No wall-clock bound: under the full parallel suite on 2 cores it measures the scheduler.)
         var url = try PostgresTestServer.connectionURL()
         url.port = 1
-        let started = ContinuousClock.now
         do {
             let store = try await PostgresStore.open(url)
             store.close()
             Issue.record("connected to a port nothing listens on")
         } catch {
             #expect(error.message.contains("cannot reach"), "\(error.message)")
+            #expect(!error.message.contains("\n"))
         }
-        #expect(ContinuousClock.now - started < .seconds(15))
     }
 }
