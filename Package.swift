@@ -98,7 +98,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "shopsh",
-            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopOutput", "ShellKit",
+            // ShopStorePostgres is linked (not yet opened by StoreFactory) so that the release
+            // binary's static link with postgres-nio, swift-nio and BoringSSL is checked now.
+            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
         ),
