@@ -65,6 +65,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
         .target(name: "ShopCore"),
@@ -75,6 +77,13 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto")],
             resources: [.copy("DemoData")]
+        ),
+        // The shared-server store (issue 12): every service on PostgreSQL through postgres-nio.
+        .target(
+            name: "ShopStorePostgres",
+            dependencies: ["ShopCore",
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "ShopOutput", dependencies: ["ShopCore"]),
         .systemLibrary(
@@ -89,7 +98,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "shopsh",
-            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopOutput", "ShellKit",
+            // ShopStorePostgres is linked (not yet opened by StoreFactory) so that the release
+            // binary's static link with postgres-nio, swift-nio and BoringSSL is checked now.
+            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
         ),
@@ -108,6 +119,8 @@ let package = Package(
         // store, no GRDB); each store's tests run it with their own fixture.
         .target(name: "StoreContract", dependencies: ["ShopCore"], path: "Tests/StoreContract"),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore", "StoreContract"]),
+        // Runs against the server named by SHOPSH_TEST_POSTGRES (`make test` starts one: scripts/postgres-cluster).
+        .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopCore", "StoreContract"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,62 @@
+// PostgresErrors: postgres-nio's errors as ShopError, in one line an operator can act on. The
+// query text and its bound values are never part of the message (they may hold customer data).
+
+import PostgresNIO
+import ShopCore
+
+/// Maps errors from postgres-nio (and transactions) to the shop's one error type.
+enum PostgresErrors {
+    /// SQLSTATEs that mean "someone else made it first" while creating shared objects concurrently.
+    static let duplicateStates: Set<String> = ["23505", "42P07", "42710"]
+
+    /// Whether `error` is a duplicate key or object (a lost race of `CREATE … IF NOT EXISTS`).
+    static func isDuplicateObject(_ error: PSQLError) -> Bool {
+        error.serverInfo?[.sqlState].map(duplicateStates.contains) ?? false
+    }
+
+    /// The SQLSTATE of `error` (or of the error a transaction wraps), if the server sent one.
+    static func sqlState(_ error: any Error) -> String? {
+        (innermost(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// `error` as a ShopError: a ShopError thrown inside a transaction comes out unchanged; a
+    /// server error says what the server said; a connection failure says so.
+    static func shopError(_ error: any Error, doing what: String) -> ShopError {
+        let error = innermost(error)
+        if let shopError = error as? ShopError { return shopError }
+        if error is CancellationError { return .interrupted }
+        if let psql = error as? PSQLError {
+            if let info = psql.serverInfo {
+                let message = info[.message] ?? "the server refused it"
+                // Two writers at once on one unique key: the loser's refusal is a conflict, as on SQLite.
+                if info[.sqlState] == "23505" { return .conflict("\(what): \(message)") }
+                let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return .storage("PostgreSQL, \(what): \(message)\(state)")
+            }
+            switch psql.code {
+            case .connectionError:
+                let cause = psql.underlying.map { ": \($0)" } ?? ""
+                return .storage("cannot reach the PostgreSQL server, \(what)\(cause)")
+            case .serverClosedConnection, .uncleanShutdown:
+                return .storage("the PostgreSQL server closed the connection, \(what); an open transaction was rolled back by the server")
+            case .queryCancelled:
+                return .interrupted
+            case .authMechanismRequiresPassword:
+                return .storage("the PostgreSQL server wants a password: put it in the URL or PGPASSWORD")
+            default:
+                return .storage("PostgreSQL, \(what): \(psql.code)")
+            }
+        }
+        return .storage("PostgreSQL, \(what): \(error)")
+    }
+
+    /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
+    static func innermost(_ error: any Error) -> any Error {
+        if let transaction = error as? PostgresTransactionError {
+            if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError {
+                return innermost(inner)
+            }
+        }
+        return error
+    }
+}

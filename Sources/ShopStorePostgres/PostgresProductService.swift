@@ -1,0 +1,320 @@
+// PostgresProductService: the catalogue on PostgreSQL. Every value reaches the server as a bound
+// parameter (PostgresQuery's string interpolation); the only text spliced into SQL is constant
+// (sort expressions picked from a fixed table). Listings stream row by row from the server.
+
+import Logging
+import PostgresNIO
+import ShopCore
+
+/// Products, categories, stock and imports on a PostgreSQL server.
+struct PostgresProductService: ProductService {
+    let database: PostgresDatabase
+
+    /// The columns every product query reads, in `ProductRow`'s order.
+    static let columns = """
+        id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
+        rating_hundredths, tags, minimum_order_quantity
+        """
+
+    /// A product as its columns decode.
+    typealias ProductRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int)
+
+    /// Output field name → SQL expression, for `--sort`. Text sorts by code point (`COLLATE "C"`) and
+    /// case-insensitively where SQLite's `NOCASE` does, so both stores list in one order.
+    static let sortColumns: [String: String] = [
+        "id": "id", "sku": "sku COLLATE \"C\"", "title": "lower(title) COLLATE \"C\"", "category": "category COLLATE \"C\"",
+        "brand": "lower(brand) COLLATE \"C\"", "price": "price_minor", "discount_percentage": "discount_hundredths",
+        "stock": "stock", "rating": "rating_hundredths",
+    ]
+
+    // MARK: - Reading
+
+    func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
+        let terms = try PostgresPaging.orderBy(page, sortColumns: Self.sortColumns, tieBreaker: "id")
+        let parts = try FilterParts(filter)
+        let limit = page.limit.map { max(0, $0) }
+        let offset = max(0, page.offset)
+        try await database.read("listing products") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM products
+                WHERE (\(parts.category)::text IS NULL OR category = \(parts.category))
+                  AND (\(parts.pattern)::text IS NULL
+                       OR lower(title) LIKE \(parts.pattern) ESCAPE '\\' OR lower(description) LIKE \(parts.pattern) ESCAPE '\\'
+                       OR lower(brand) LIKE \(parts.pattern) ESCAPE '\\' OR lower(sku) LIKE \(parts.pattern) ESCAPE '\\')
+                  AND (\(parts.minPrice)::bigint IS NULL OR price_minor >= \(parts.minPrice))
+                  AND (\(parts.maxPrice)::bigint IS NULL OR price_minor <= \(parts.maxPrice))
+                  AND (NOT \(parts.inStockOnly) OR stock > 0)
+                ORDER BY \(unescaped: terms)
+                LIMIT \(limit) OFFSET \(offset)
+                """, logger: database.logger)
+            for try await row in rows.decode(ProductRow.self) {
+                try body(Self.product(row))
+            }
+        }
+    }
+
+    func countProducts(_ filter: ProductFilter) async throws -> Int {
+        let parts = try FilterParts(filter)
+        return try await database.read("counting products") { connection in
+            let rows = try await connection.query("""
+                SELECT count(*) FROM products
+                WHERE (\(parts.category)::text IS NULL OR category = \(parts.category))
+                  AND (\(parts.pattern)::text IS NULL
+                       OR lower(title) LIKE \(parts.pattern) ESCAPE '\\' OR lower(description) LIKE \(parts.pattern) ESCAPE '\\'
+                       OR lower(brand) LIKE \(parts.pattern) ESCAPE '\\' OR lower(sku) LIKE \(parts.pattern) ESCAPE '\\')
+                  AND (\(parts.minPrice)::bigint IS NULL OR price_minor >= \(parts.minPrice))
+                  AND (\(parts.maxPrice)::bigint IS NULL OR price_minor <= \(parts.maxPrice))
+                  AND (NOT \(parts.inStockOnly) OR stock > 0)
+                """, logger: database.logger)
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
+        }
+    }
+
+    func product(_ reference: String) async throws -> Product {
+        try await database.read("reading a product") { connection in
+            try await Self.find(connection, reference, logger: database.logger)
+        }
+    }
+
+    func categories() async throws -> [Category] {
+        try await database.read("listing categories") { connection in
+            var categories: [Category] = []
+            let rows = try await connection.query(
+                "SELECT category, count(*) FROM products GROUP BY category ORDER BY category COLLATE \"C\"",
+                logger: database.logger)
+            for try await (slug, count) in rows.decode((String, Int).self) {
+                categories.append(Category(slug: slug, productCount: count))
+            }
+            return categories
+        }
+    }
+
+    // MARK: - Writing
+
+    func addProduct(_ new: NewProduct) async throws -> Product {
+        try await database.write("adding a product") { connection in
+            try await Self.insert(connection, new, logger: database.logger)
+        }
+    }
+
+    func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
+        guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
+        return try await database.write("updating a product") { connection in
+            let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
+            try await Self.apply(connection, changes, to: product.id, logger: database.logger)
+            return try await Self.find(connection, String(product.id), logger: database.logger)
+        }
+    }
+
+    func deleteProduct(_ reference: String) async throws -> Product {
+        try await database.write("deleting a product") { connection in
+            let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
+            try await connection.query("DELETE FROM products WHERE id = \(product.id)", logger: database.logger)
+            return product
+        }
+    }
+
+    /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
+    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
+        try await database.write("adjusting stock") { connection in
+            let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
+            let newStock = try change.applied(to: product)
+            try await connection.query("UPDATE products SET stock = \(newStock), updated_at = now() WHERE id = \(product.id)",
+                                       logger: database.logger)
+            var updated = product
+            updated.stock = newStock
+            return updated
+        }
+    }
+
+    func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
+        try await database.write("importing products") { connection in
+            var summary = ImportSummary(inserted: 0, updated: 0)
+            for (offset, new) in products.enumerated() {
+                do {
+                    try ProductRules.check(new)
+                    if let sku = new.sku, let existing = try await Self.id(connection, sku: sku, logger: database.logger) {
+                        // A record without a brand clears it.
+                        try await Self.apply(connection, ProductChanges(title: new.title, description: new.description,
+                                                                        category: new.category, brand: new.brand ?? "",
+                                                                        price: new.price, discount: new.discount,
+                                                                        stock: new.stock),
+                                             to: existing, logger: database.logger)
+                        try await connection.query("""
+                            UPDATE products SET rating_hundredths = \(new.rating.hundredths), tags = \(Self.encodeTags(new.tags)),
+                                   minimum_order_quantity = \(new.minimumOrderQuantity)
+                            WHERE id = \(existing)
+                            """, logger: database.logger)
+                        summary.updated += 1
+                    } else {
+                        _ = try await Self.insert(connection, new, logger: database.logger)
+                        summary.inserted += 1
+                    }
+                } catch let error as ShopError {
+                    throw ShopError.invalidInput("record \(offset + 1): \(error.message)")
+                }
+            }
+            return summary
+        }
+    }
+
+    // MARK: - Shared SQL
+
+    /// Inserts `new` with a free id (the one asked for when free) and SKU. Ids are allocated under
+    /// a lock on the `shop_meta` row `application` (no sequence: imports bring their own ids).
+    static func insert(_ connection: PostgresConnection, _ new: NewProduct, logger: Logger) async throws -> Product {
+        try ProductRules.check(new)
+        if let sku = new.sku {
+            try ProductRules.checkSKU(sku)
+            if try await id(connection, sku: sku, logger: logger) != nil {
+                throw ShopError.conflict("a product with SKU \(sku) already exists")
+            }
+        }
+        _ = try await connection.query("SELECT key FROM shop_meta WHERE key = 'application' FOR UPDATE", logger: logger).collect()
+        let id: Int64
+        if let requested = new.id, try await !exists(connection, id: requested, logger: logger) {
+            id = requested
+        } else {
+            id = try await nextID(connection, logger: logger)
+        }
+        let sku: String
+        if let given = new.sku {
+            sku = given
+        } else {
+            sku = try await freeSKU(connection, category: new.category, id: id, logger: logger)
+        }
+        try await connection.query("""
+            INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
+                                  stock, rating_hundredths, tags, minimum_order_quantity)
+            VALUES (\(id), \(sku), \(new.title), \(new.description), \(new.category), \(new.brand), \(new.price.minorUnits),
+                    \(new.discount.hundredths), \(new.stock), \(new.rating.hundredths), \(encodeTags(new.tags)),
+                    \(new.minimumOrderQuantity))
+            """, logger: logger)
+        return try await find(connection, String(id), logger: logger)
+    }
+
+    /// Applies `changes` (nil fields stay; an empty brand clears it) in one UPDATE.
+    static func apply(_ connection: PostgresConnection, _ changes: ProductChanges, to id: Int64, logger: Logger) async throws {
+        try ProductRules.check(changes)
+        if let sku = changes.sku, let other = try await self.id(connection, sku: sku, logger: logger), other != id {
+            throw ShopError.conflict("SKU \(sku) already belongs to product \(other)")
+        }
+        guard !changes.isEmpty else { return }
+        try await connection.query("""
+            UPDATE products SET
+                sku = COALESCE(\(changes.sku), sku),
+                title = COALESCE(\(changes.title), title),
+                description = COALESCE(\(changes.description), description),
+                category = COALESCE(\(changes.category), category),
+                brand = CASE WHEN \(changes.brand)::text IS NULL THEN brand
+                             WHEN \(changes.brand) = '' THEN NULL ELSE \(changes.brand) END,
+                price_minor = COALESCE(\(changes.price?.minorUnits), price_minor),
+                discount_hundredths = COALESCE(\(changes.discount?.hundredths), discount_hundredths),
+                stock = COALESCE(\(changes.stock), stock),
+                updated_at = now()
+            WHERE id = \(id)
+            """, logger: logger)
+    }
+
+    /// The id after the highest one or, once that reaches the end of `ProductLimits.idRange`,
+    /// the lowest free one.
+    static func nextID(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        var highest: Int64 = 0
+        for try await value in try await connection.query("SELECT COALESCE(max(id), 0) FROM products", logger: logger)
+            .decode(Int64.self) { highest = value }
+        if highest < ProductLimits.idRange.upperBound { return max(highest, 0) + 1 }
+        let upper = ProductLimits.idRange.upperBound
+        for try await value in try await connection.query("""
+            SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM products WHERE id = 1) THEN 1 ELSE
+                (SELECT min(p.id) + 1 FROM products p
+                 WHERE p.id >= 1 AND p.id < \(upper) AND NOT EXISTS (SELECT 1 FROM products q WHERE q.id = p.id + 1)) END
+            """, logger: logger).decode(Int64?.self) {
+            if let value { return value }
+        }
+        throw ShopError.conflict("no product id is free (ids run from 1 to \(upper))")
+    }
+
+    /// `ProductRules.makeSKU`, with `-2`, `-3`… appended while another product has it.
+    static func freeSKU(_ connection: PostgresConnection, category: String, id: Int64, logger: Logger) async throws -> String {
+        let base = ProductRules.makeSKU(category: category, id: id)
+        var candidate = base
+        var suffix = 1
+        while try await self.id(connection, sku: candidate, logger: logger) != nil {
+            suffix += 1
+            candidate = base + "-\(suffix)"
+        }
+        return candidate
+    }
+
+    /// The id of the product with `sku` (compared without regard to case, as SQLite's NOCASE).
+    static func id(_ connection: PostgresConnection, sku: String, logger: Logger) async throws -> Int64? {
+        for try await id in try await connection.query("SELECT id FROM products WHERE lower(sku) = lower(\(sku))",
+                                                       logger: logger).decode(Int64.self) {
+            return id
+        }
+        return nil
+    }
+
+    static func exists(_ connection: PostgresConnection, id: Int64, logger: Logger) async throws -> Bool {
+        for try await _ in try await connection.query("SELECT 1 FROM products WHERE id = \(id)", logger: logger) {
+            return true
+        }
+        return false
+    }
+
+    /// The product whose id or SKU is `reference`; `lock` reads it `FOR UPDATE`.
+    static func find(_ connection: PostgresConnection, _ reference: String, lock: Bool = false,
+                     logger: Logger) async throws -> Product {
+        let trimmed = reference.trimmingASCIISpaces
+        let locking = lock ? " FOR UPDATE" : ""
+        if let id = Int64(trimmed) {
+            for try await row in try await connection.query(
+                "SELECT \(unescaped: columns) FROM products WHERE id = \(id)\(unescaped: locking)", logger: logger
+            ).decode(ProductRow.self) {
+                return product(row)
+            }
+        }
+        for try await row in try await connection.query(
+            "SELECT \(unescaped: columns) FROM products WHERE lower(sku) = lower(\(trimmed))\(unescaped: locking)", logger: logger
+        ).decode(ProductRow.self) {
+            return product(row)
+        }
+        throw ShopError.notFound("no product with id or SKU \"\(reference)\"")
+    }
+
+    // MARK: - Rows and filters
+
+    static func product(_ row: ProductRow) -> Product {
+        Product(id: row.0, sku: row.1, title: row.2, description: row.3, category: row.4, brand: row.5,
+                price: Money(minorUnits: row.6, currency: .usd), discount: Percentage(hundredths: row.7),
+                stock: row.8, rating: Rating(hundredths: row.9), tags: decodeTags(row.10),
+                minimumOrderQuantity: row.11)
+    }
+
+    /// A filter's values, each nil when the filter does not use it (the SQL tests `IS NULL`).
+    struct FilterParts {
+        var category: String?
+        var pattern: String?
+        var minPrice: Int64?
+        var maxPrice: Int64?
+        var inStockOnly: Bool
+
+        init(_ filter: ProductFilter) throws(ShopError) {
+            category = filter.category
+            if let search = filter.search, !search.isEmpty {
+                pattern = try PostgresPaging.containsPattern(search)
+            }
+            minPrice = filter.minPrice?.minorUnits
+            maxPrice = filter.maxPrice?.minorUnits
+            inStockOnly = filter.inStockOnly
+        }
+    }
+
+    /// Tags as the SQLite store keeps them: joined with commas.
+    static func encodeTags(_ tags: [String]) -> String { tags.joined(separator: ",") }
+
+    static func decodeTags(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    }
+}

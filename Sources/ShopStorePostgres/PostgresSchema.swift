@@ -1,0 +1,208 @@
+// PostgresSchema: the PostgreSQL tables of a shop store (the SQLite schema's tables in PostgreSQL
+// types) and the migrations that make them: versioned, idempotent, and safe when several shells
+// start at once on a new database (one migrates, the others wait on a row lock, then find it done).
+
+import Logging
+import PostgresNIO
+import ShopCore
+
+/// One step of the schema: constant DDL (no values in it), run in order in one transaction.
+struct PostgresMigration: Sendable {
+    var version: Int
+    var name: String
+    var statements: [String]
+}
+
+/// The store's migrations and the code that applies them.
+enum PostgresSchema {
+    /// The tables a store has, besides `schema_migrations`.
+    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
+                             "currencies", "currency_rates"]
+
+    /// The migrations, oldest first; `version` counts from 1 (0 is the lock row).
+    static let migrations: [PostgresMigration] = [
+        PostgresMigration(version: 1, name: "v1: shop", statements: [
+            """
+            CREATE TABLE shop_meta (
+                key   TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            )
+            """,
+            "INSERT INTO shop_meta (key, value) VALUES ('application', 'shopsh')",
+            // Ids are given by the store (max + 1 under a lock) or imported: no sequence to keep in step.
+            """
+            CREATE TABLE products (
+                id                     BIGINT PRIMARY KEY CHECK (id BETWEEN 1 AND 9007199254740991),
+                sku                    TEXT NOT NULL,
+                title                  TEXT NOT NULL,
+                description            TEXT NOT NULL DEFAULT '',
+                category               TEXT NOT NULL,
+                brand                  TEXT,
+                price_minor            BIGINT NOT NULL CHECK (price_minor >= 0),
+                discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN 0 AND 10000),
+                stock                  BIGINT NOT NULL DEFAULT 0 CHECK (stock >= 0),
+                rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
+                tags                   TEXT NOT NULL DEFAULT '',
+                minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
+                created_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
+                updated_at             TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """,
+            // SQLite's `COLLATE NOCASE` uniqueness, as unique indexes on lower().
+            "CREATE UNIQUE INDEX products_sku_nocase ON products (lower(sku))",
+            "CREATE INDEX products_by_category ON products (category, id)",
+            "CREATE INDEX products_by_price ON products (price_minor, id)",
+            "CREATE INDEX products_by_title ON products (lower(title))",
+            """
+            CREATE TABLE users (
+                id            BIGINT PRIMARY KEY CHECK (id >= 1),
+                username      TEXT NOT NULL,
+                email         TEXT NOT NULL,
+                first_name    TEXT NOT NULL DEFAULT '',
+                last_name     TEXT NOT NULL DEFAULT '',
+                phone         TEXT,
+                role          TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('admin', 'moderator', 'user')),
+                status        TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled')),
+                password_hash TEXT,
+                created_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE UNIQUE INDEX users_username_nocase ON users (lower(username))",
+            "CREATE UNIQUE INDEX users_email_nocase ON users (lower(email))",
+            """
+            CREATE TABLE basket_lines (
+                user_id    BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                product_id BIGINT NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                quantity   INTEGER NOT NULL CHECK (quantity > 0),
+                added_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_id, product_id)
+            )
+            """,
+            "CREATE INDEX basket_lines_by_product ON basket_lines (product_id)",
+            """
+            CREATE TABLE favorites (
+                user_id    BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                product_id BIGINT NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                added_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_id, product_id)
+            )
+            """,
+            "CREATE INDEX favorites_by_product ON favorites (product_id)",
+            """
+            CREATE TABLE orders (
+                id                     BIGINT PRIMARY KEY CHECK (id >= 1),
+                user_id                BIGINT REFERENCES users(id) ON DELETE SET NULL,
+                customer               TEXT NOT NULL,
+                status                 TEXT NOT NULL DEFAULT 'placed'
+                                       CHECK (status IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                currency               TEXT NOT NULL,
+                total_minor            BIGINT NOT NULL,
+                discounted_total_minor BIGINT NOT NULL,
+                created_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
+                updated_at             TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX orders_by_user ON orders (user_id, created_at)",
+            "CREATE INDEX orders_by_status ON orders (status, created_at)",
+            "CREATE INDEX orders_by_created ON orders (created_at)",
+            """
+            CREATE TABLE order_lines (
+                order_id            BIGINT NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                line_number         INTEGER NOT NULL,
+                product_id          BIGINT REFERENCES products(id) ON DELETE SET NULL,
+                sku                 TEXT NOT NULL,
+                title               TEXT NOT NULL,
+                unit_price_minor    BIGINT NOT NULL,
+                discount_hundredths INTEGER NOT NULL,
+                quantity            INTEGER NOT NULL CHECK (quantity > 0),
+                PRIMARY KEY (order_id, line_number)
+            )
+            """,
+            "CREATE INDEX order_lines_by_product ON order_lines (product_id)",
+            """
+            CREATE TABLE currencies (
+                code        TEXT PRIMARY KEY,
+                name        TEXT NOT NULL,
+                minor_units SMALLINT
+            )
+            """,
+            // Rates are exact decimals (NUMERIC), as the SQLite store keeps them as decimal text.
+            """
+            CREATE TABLE currency_rates (
+                date DATE NOT NULL,
+                code TEXT NOT NULL,
+                rate NUMERIC NOT NULL,
+                PRIMARY KEY (code, date)
+            )
+            """,
+            "CREATE INDEX currency_rates_by_date ON currency_rates (date)",
+        ]),
+    ]
+
+    /// The schema version of a store with every migration of this binary.
+    static var version: Int { migrations.map(\.version).max() ?? 0 }
+
+    /// Brings the database up to `version`.
+    ///
+    /// First, outside any transaction, `schema_migrations` and its lock row (version 0) are made if
+    /// missing (a race between two `CREATE TABLE IF NOT EXISTS` can fail with a duplicate: retried).
+    /// Then one transaction locks that row (`SELECT … FOR UPDATE`), reads which versions are in,
+    /// applies the missing ones and records them. A second process blocks on the lock until the
+    /// first commits, then sees every version applied and does nothing. No advisory lock: engines
+    /// that speak PostgreSQL's protocol but lack them work the same.
+    ///
+    /// A database whose newest version is beyond this binary's is refused, changing nothing.
+    /// Returns the versions applied by this call (empty when the schema was up to date).
+    @discardableResult
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws(ShopError) -> [Int] {
+        var attempt = 0
+        while true {
+            do {
+                try await client.query("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version    INTEGER PRIMARY KEY,
+                        name       TEXT NOT NULL,
+                        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                    )
+                    """, logger: logger)
+                try await client.query("""
+                    INSERT INTO schema_migrations (version, name) VALUES (0, 'lock row: migrations lock it')
+                    ON CONFLICT (version) DO NOTHING
+                    """, logger: logger)
+                break
+            } catch let error as PSQLError where attempt < 3 && PostgresErrors.isDuplicateObject(error) {
+                attempt += 1
+            } catch {
+                throw PostgresErrors.shopError(error, doing: "preparing the schema")
+            }
+        }
+        do {
+            return try await client.withTransaction(logger: logger) { connection -> [Int] in
+                _ = try await connection.query("SELECT version FROM schema_migrations WHERE version = 0 FOR UPDATE",
+                                           logger: logger).collect()
+                var applied = Set<Int>()
+                for try await version in try await connection.query(
+                    "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
+                ).decode(Int.self) {
+                    applied.insert(version)
+                }
+                if let newest = applied.max(), newest > version {
+                    throw ShopError.storage("this database's shop schema is version \(newest), newer than this shopsh knows (\(version)); use a newer shopsh")
+                }
+                var done: [Int] = []
+                for migration in migrations where !applied.contains(migration.version) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                        logger: logger)
+                    done.append(migration.version)
+                }
+                return done
+            }
+        } catch {
+            throw PostgresErrors.shopError(error, doing: "migrating the schema")
+        }
+    }
+}
