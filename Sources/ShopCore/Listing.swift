@@ -81,3 +81,43 @@ public enum ListingLimits {
         }
     }
 }
+
+extension Page {
+    /// Each sort key's expression in `columns` (output field → SQL expression), in order, for a
+    /// store's ORDER BY; an unknown field is an error listing the sortable ones.
+    public func sortTerms(in columns: [String: String]) throws(ShopError) -> [(expression: String, descending: Bool)] {
+        var terms: [(expression: String, descending: Bool)] = []
+        for key in sort {
+            guard let expression = columns[key.field] else {
+                throw .invalidInput("cannot sort by \"\(key.field)\"; sortable fields: \(columns.keys.sorted().joined(separator: ", "))")
+            }
+            terms.append((expression, key.descending))
+        }
+        return terms
+    }
+}
+
+/// LIKE patterns for `… LIKE ? ESCAPE '\'`, the same for every SQL store: `%`, `_` and `\` in
+/// the text match themselves.
+public enum LikePattern {
+    /// `%text%` in lower case (compare it with a lower-cased column); a text longer than
+    /// `ListingLimits.maxSearchLength` is refused (a database would fail on it in its own words).
+    public static func contains(_ text: String) throws(ShopError) -> String {
+        try ListingLimits.checkSearch(text)
+        return "%" + escaped(text.lowercased()) + "%"
+    }
+
+    /// `text%` (a short prefix: completion, suggestions).
+    public static func prefix(_ text: String) -> String {
+        escaped(text) + "%"
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

@@ -303,7 +303,7 @@ struct PostgresProductService: ProductService {
         init(_ filter: ProductFilter) throws(ShopError) {
             category = filter.category
             if let search = filter.search, !search.isEmpty {
-                pattern = try PostgresPaging.containsPattern(search)
+                pattern = try LikePattern.contains(search)
             }
             minPrice = filter.minPrice?.minorUnits
             maxPrice = filter.maxPrice?.minorUnits

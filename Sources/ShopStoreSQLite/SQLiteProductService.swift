@@ -237,7 +237,7 @@ struct SQLiteProductService: ProductService {
             arguments.append(category)
         }
         if let search = filter.search, !search.isEmpty {
-            let pattern = try SQLPaging.containsPattern(search)
+            let pattern = try LikePattern.contains(search)
             conditions.append("""
                 (shop_fold(title) LIKE ? ESCAPE '\\' OR shop_fold(description) LIKE ? ESCAPE '\\' \
                 OR shop_fold(brand) LIKE ? ESCAPE '\\' OR shop_fold(sku) LIKE ? ESCAPE '\\')

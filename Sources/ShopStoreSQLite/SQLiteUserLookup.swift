@@ -30,7 +30,7 @@ enum SQLiteUserLookup {
         let prefix = String(reference.lowercased().prefix(3))
         let candidates = try String.fetchAll(db, sql: """
             SELECT username FROM users WHERE username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' LIMIT 200
-            """, arguments: [SQLPaging.prefixPattern(prefix), SQLPaging.prefixPattern(prefix)])
+            """, arguments: [LikePattern.prefix(prefix), LikePattern.prefix(prefix)])
         let lower = reference.lowercased()
         let allowed = Swift.max(2, lower.count / 3)
         var scored: [(name: String, distance: Int)] = []

@@ -161,7 +161,7 @@ struct SQLiteUserService: UserService {
             arguments.append(status.rawValue)
         }
         if let search = filter.search?.trimmingASCIISpaces, !search.isEmpty {
-            let pattern = try SQLPaging.containsPattern(search)
+            let pattern = try LikePattern.contains(search)
             conditions.append("""
                 (shop_fold(username) LIKE ? ESCAPE '\\' OR shop_fold(email) LIKE ? ESCAPE '\\' \
                 OR shop_fold(first_name) LIKE ? ESCAPE '\\' OR shop_fold(last_name) LIKE ? ESCAPE '\\' \
