@@ -70,18 +70,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "ShopCore"),
+        // What every store shares: the demo shop's data (DemoData/, with its NOTICE) and password hashing.
         .target(
-            name: "ShopStoreSQLite",
+            name: "ShopStoreKit",
             dependencies: ["ShopCore",
-                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto")],
             resources: [.copy("DemoData")]
         ),
+        .target(
+            name: "ShopStoreSQLite",
+            dependencies: ["ShopCore", "ShopStoreKit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The shared-server store (issue 12): every service on PostgreSQL through postgres-nio.
         .target(
             name: "ShopStorePostgres",
-            dependencies: ["ShopCore",
+            dependencies: ["ShopCore", "ShopStoreKit",
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
@@ -100,13 +104,13 @@ let package = Package(
             name: "shopsh",
             // ShopStorePostgres is linked (not yet opened by StoreFactory) so that the release
             // binary's static link with postgres-nio, swift-nio and BoringSSL is checked now.
-            dependencies: ["ShopCore", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
+            dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreSQLite"],
+            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreKit", "ShopStoreSQLite"],
             path: "Tests/TestSupport"
         ),
         // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.
@@ -118,7 +122,7 @@ let package = Package(
         // The store contract: what every store must do, through the service protocols only (no
         // store, no GRDB); each store's tests run it with their own fixture.
         .target(name: "StoreContract", dependencies: ["ShopCore"], path: "Tests/StoreContract"),
-        .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopCore", "StoreContract"]),
+        .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract"]),
         // Runs against the server named by SHOPSH_TEST_POSTGRES (`make test` starts one: scripts/postgres-cluster).
         .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopCore", "StoreContract"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

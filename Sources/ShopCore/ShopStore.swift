@@ -16,7 +16,7 @@ public protocol ShopStore: AnyObject, Sendable {
     func beginRun() async throws -> any StoreRun
     /// Writes a seed (`body` calls the seeder) in one transaction, into a store that holds no
     /// products and no users; returns nil, writing nothing, when it holds some.
-    func seed<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T?
+    func seed<T>(_ body: (any ShopSeeder) throws -> T) async throws(ShopError) -> T?
     /// Ends the store's use at the end of the process (a file store checkpoints its journal).
     func close()
 }

@@ -10,6 +10,9 @@ import ShopCore
 struct PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// What stamps the rows services write (`created_at`, `added_at`…): bind `clock.timestamp()`
+    /// as `\(timestamp)::timestamptz` rather than calling `now()`, so tests can fix the time.
+    let clock: ShopClock
 
     /// SQLSTATEs after which a whole transaction is simply run again: serialization failure and deadlock.
     static let retryableStates: Set<String> = ["40001", "40P01"]

@@ -5,6 +5,7 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// A shop store on a PostgreSQL server, reached through postgres-nio's connection pool.
 public final class PostgresStore: ShopStore {
@@ -33,9 +34,10 @@ public final class PostgresStore: ShopStore {
     ///   - url: where the store is; its password, if any, is used and never shown.
     ///   - searchPath: a schema to work in instead of `public` (tests use one per case).
     ///   - migrate: false to open without touching the schema (e.g. a read-only role).
-    public static func open(_ url: PostgresConnectionURL, searchPath: String? = nil,
-                            migrate: Bool = true) async throws(ShopError) -> PostgresStore {
-        let store = PostgresStore(url: url, searchPath: searchPath)
+    ///   - clock: what stamps the rows the services write (the system's clock by default).
+    public static func open(_ url: PostgresConnectionURL, searchPath: String? = nil, migrate: Bool = true,
+                            clock: ShopClock = .system) async throws(ShopError) -> PostgresStore {
+        let store = PostgresStore(url: url, searchPath: searchPath, clock: clock)
         do {
             try await store.ping()
             if migrate { try await PostgresSchema.migrate(store.client, logger: store.logger) }
@@ -46,7 +48,7 @@ public final class PostgresStore: ShopStore {
         return store
     }
 
-    private init(url: PostgresConnectionURL, searchPath: String?) {
+    private init(url: PostgresConnectionURL, searchPath: String?, clock: ShopClock) {
         let tls: PostgresClient.Configuration.TLS = switch url.tls {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
@@ -68,7 +70,7 @@ public final class PostgresStore: ShopStore {
         self.displayName = url.database
         self.location = url.description
         let pending = PostgresPendingServices()
-        self.services = ShopServices(products: PostgresProductService(database: PostgresDatabase(client: client, logger: logger)),
+        self.services = ShopServices(products: PostgresProductService(database: PostgresDatabase(client: client, logger: logger, clock: clock)),
                                      baskets: pending, favorites: pending, users: pending, orders: pending,
                                      currencies: pending, completions: nil)
     }
@@ -106,7 +108,7 @@ public final class PostgresStore: ShopStore {
         throw ShopError.storage("--atomic and --dry-run are not supported on PostgreSQL yet")
     }
 
-    public func seed<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T? {
+    public func seed<T>(_ body: (any ShopSeeder) throws -> T) async throws(ShopError) -> T? {
         throw .storage("seeding a PostgreSQL store is not supported yet")
     }
 

@@ -3,6 +3,7 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// Writes a seed on one connection, in the caller's transaction.
 struct SQLiteSeeder: ShopSeeder {
@@ -82,8 +83,13 @@ struct SQLiteSeeder: ShopSeeder {
 }
 
 extension SQLiteStore {
+    /// Seeds in one transaction (see `ShopStore.seed`); SQLite does it at once, on this thread.
+    public func seed<T>(_ body: (any ShopSeeder) throws -> T) async throws(ShopError) -> T? {
+        try seedNow(body)
+    }
+
     /// One write transaction with a `SQLiteSeeder`, into a store with no products and no users.
-    public func seed<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T? {
+    public func seedNow<T>(_ body: (any ShopSeeder) throws -> T) throws(ShopError) -> T? {
         let now = clock.timestamp()
         return try write { db -> T? in
             guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {

@@ -3,6 +3,7 @@
 import Foundation
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// A shop stored in a SQLite file. Open it, then hand `services` to the shell.
 ///

@@ -3,6 +3,7 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 struct SQLiteUserService: UserService {
     let database: DatabaseQueue

@@ -4,6 +4,7 @@
 import Foundation
 import ShellKit
 import ShopCore
+import ShopStoreKit
 import ShopStoreSQLite
 
 /// Opens, creates and names stores; the rest of the program sees `any ShopStore`.
@@ -81,7 +82,7 @@ enum StoreFactory {
             } else {
                 // An empty shop still gets the ISO 4217 list: currency imports and --currency need it.
                 let demo = try DemoShopData.load()
-                _ = try store.seed { seeder in try demo.writeCurrencies(into: seeder) }
+                _ = try store.seedNow { seeder in try demo.writeCurrencies(into: seeder) }
             }
         }
         guard created else { return nil }
@@ -91,9 +92,9 @@ enum StoreFactory {
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file.
     static func generate(at path: String, products: Int, users: Int, seed: UInt64,
                          progress: (String) -> Void) throws(ShopError) -> GeneratedShop {
-        let store: any ShopStore = try SQLiteStore(path: path, create: true)
+        let store = try SQLiteStore(path: path, create: true)
         defer { store.close() }
-        let generated = try store.seed { seeder in
+        let generated = try store.seedNow { seeder in
             try ShopGenerator.generate(products: products, users: users, seed: seed, into: seeder, progress: progress)
         }
         guard let generated else { throw .conflict("the store at \(path) is not empty; generate into a new file") }

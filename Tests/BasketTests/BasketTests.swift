@@ -12,7 +12,7 @@ import Testing
 import TestSupport
 
 /// The basket plugin on the demo shop.
-func basketShell() throws -> ShellHarness { try ShellHarness(plugins: [basketPlugin], demo: true) }
+func basketShell() async throws -> ShellHarness { try await ShellHarness(plugins: [basketPlugin], demo: true) }
 
 /// The package's root folder (for the shipped demo data and the built binary).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -50,8 +50,8 @@ func cents(_ value: JSONValue?) throws -> Money {
     /// Every demo user's basket has the totals carts.json implies, to the cent: the sum of the
     /// lines' `total`, and the discounted total of each (merged) line rounded once.
     @Test func demoBasketTotalsMatchCarts() async throws {
-        let shop = try basketShell()
-        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Sources/ShopStoreSQLite/DemoData/carts.json")))
+        let shop = try await basketShell()
+        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/carts.json")))
         guard case .array(let carts) = try JSONParser.parse(bytes) else { Issue.record("carts.json is not an array"); return }
         #expect(carts.count == 208)
         var checked = 0
@@ -97,7 +97,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func showJSONIsOneObjectWithLinesAndTotals() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let shown = try #require(try await shop.json("basket show emilys -o json") as? [String: Any])
         #expect(shown["user"] as? String == "emilys")
         #expect(shown["currency"] as? String == "USD")
@@ -125,7 +125,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func addingTwiceIncrementsAndSetZeroRemoves() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         #expect(try shop.quantity(1, 1) == "")
         #expect(await shop.run("basket add emilys 1 --qty 2").outcome == .success)
         #expect(await shop.run("basket add 1 BEA-ESS-ESS-001 --qty 2").outcome == .success)   // same line by SKU and id
@@ -148,7 +148,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func currentCustomerCanBeLeftOut() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         #expect(await shop.run("basket add 1").outcome == .usageError)   // no USER and no current customer
         shop.shell.session.currentUser = "emilys"
         #expect(await shop.run("basket add 1 --qty 3").outcome == .success)
@@ -161,7 +161,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func badQuantitiesAndReferencesChangeNothing() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let before = try shop.snapshot()
         for line in ["basket add emilys 1 --qty 0", "basket add emilys 1 --qty 10001", "basket add emilys 1 --qty abc",
                      "basket set emilys 1 -1", "basket set emilys 1 1.5", "basket set emilys 1 10001", "basket set emilys 1 x",
@@ -199,7 +199,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func aBasketHoldsAtMostTheLimitOfProducts() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let products = shop.services.products, baskets = shop.services.baskets
         let held = try await baskets.basket("emilys").lines.count
         for index in 0..<(BasketLimits.maxLines - held) {
@@ -218,7 +218,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func tablesPutTheTotalsOnStderr() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let (outcome, table) = await shop.run("basket show emilys -o table")
         #expect(outcome == .success)
         #expect(table.contains("Generic Motorcycle") && !table.contains("13037.88"))
@@ -226,7 +226,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func outOfStockProductsAndDisabledUsersAreRefused() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         _ = try await shop.services.products.adjustStock("1", .set(0))
         let before = try shop.snapshot()
         #expect(await shop.run("basket add emilys 1").outcome == .failure)
@@ -245,7 +245,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func checkoutPlacesOneOrderTakesStockAndEmptiesTheBasket() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let basket = try await shop.services.baskets.basket("emilys")
         var stockBefore: [Int64: Int] = [:]
         for line in basket.lines { stockBefore[line.productID] = try await shop.services.products.product(String(line.productID)).stock }
@@ -281,7 +281,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func checkoutWithoutEnoughStockChangesNothing() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         // emilys wants 3 × MOT-GEN-GEN-113 and 3 × SMA-APP-IPH-122.
         _ = try await shop.services.products.adjustStock("113", .set(1))
         _ = try await shop.services.products.adjustStock("122", .set(2))
@@ -304,11 +304,11 @@ func cents(_ value: JSONValue?) throws -> Money {
     }
 
     @Test func convertedMoneyShowsTheRateDate() async throws {
-        let shop = try basketShell()
+        let shop = try await basketShell()
         let shown = try #require(try await shop.json("basket total emilys -o json --currency EUR") as? [String: Any])
         #expect(shown["currency"] as? String == "EUR")
         // The newest shipped rates (eurofxref.csv, 13 April 2026): USD 1.1684 per euro.
-        let shipped = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ShopStoreSQLite/DemoData/eurofxref.csv"),
+        let shipped = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ShopStoreKit/DemoData/eurofxref.csv"),
                                  encoding: .utf8)
         let rows = shipped.split(separator: "\n").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let usdColumn = try #require(rows.first?.firstIndex(of: "USD"))

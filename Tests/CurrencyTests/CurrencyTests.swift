@@ -8,8 +8,8 @@ import ShellKit
 import Testing
 import TestSupport
 
-func currencyShell() throws -> ShellHarness {
-    try ShellHarness(plugins: [currencyPlugin, productsPlugin], demo: true)
+func currencyShell() async throws -> ShellHarness {
+    try await ShellHarness(plugins: [currencyPlugin, productsPlugin], demo: true)
 }
 
 /// The exact decimal text of a key in one line of compact JSON (what jq would print).
@@ -20,7 +20,7 @@ func rawNumber(_ key: String, in json: String) -> String? {
 
 @Suite struct CurrencyConversionTests {
     @Test func currenciesWithoutMinorUnitsGetNoDecimals() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         for (code, rate) in [("JPY", "186.75"), ("KRW", "1740.86")] {
             let (outcome, json) = await shop.run("currency convert 100 USD \(code) -o json")
             #expect(outcome == .success, "\(shop.stderr)")
@@ -37,7 +37,7 @@ func rawNumber(_ key: String, in json: String) -> String? {
     }
 
     @Test func importedKWDRatesConvertWithThreeDecimals() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         #expect(await shop.run("currency convert 1 EUR KWD").outcome == .failure)
         #expect(shop.stderr.contains("no exchange rate for KWD"))
         let file = shop.folder.appendingPathComponent("kwd.csv")
@@ -49,7 +49,7 @@ func rawNumber(_ key: String, in json: String) -> String? {
     }
 
     @Test func productPricesConvertExactly() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         let (outcome, json) = await shop.run("products show 1 --currency EUR -o json")
         #expect(outcome == .success, "\(shop.stderr)")
         // 9.99 USD / 1.1684 = 8.5501… EUR.
@@ -63,7 +63,7 @@ func rawNumber(_ key: String, in json: String) -> String? {
     }
 
     @Test func badCodesAndDatesAreClearErrors() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         #expect(await shop.run("currency convert 1 USD XYZ").outcome == .failure)
         #expect(shop.stderr.contains("unknown currency code \"XYZ\""))
         #expect(await shop.run("currency convert 1 USD JPY --date 1990-01-01").outcome == .failure)
@@ -74,7 +74,7 @@ func rawNumber(_ key: String, in json: String) -> String? {
     }
 
     @Test func ratesOfADayOrTheDayBefore() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         // The demo shop has the 2025-05-09 XML (30 rates, BGN among them) and the 2026-04-13 CSV (29).
         let latest = try #require(try await shop.json("currency rates -o json") as? [[String: Any]])
         #expect(latest.count == 30)
@@ -90,17 +90,17 @@ func rawNumber(_ key: String, in json: String) -> String? {
 /// The three ECB shapes shipped with the project agree once imported.
 @Suite struct ECBImportAgreementTests {
     static let demoData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/ShopStoreSQLite/DemoData")
+        .deletingLastPathComponent().appendingPathComponent("Sources/ShopStoreKit/DemoData")
 
     @Test func dailyXMLDailyCSVAndHistoryAgree() async throws {
         let history = try ECBHistory.file().path
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         for file in [history, Self.demoData.appendingPathComponent("eurofxref-daily.xml").path,
                      Self.demoData.appendingPathComponent("eurofxref.csv").path] {
             #expect(await shop.run("currency import \(file)").outcome == .success, "\(file): \(shop.stderr)")
         }
         let before = try shop.sqlite("SELECT count(*) FROM currency_rates")
-        let fromHistory = try currencyShell()
+        let fromHistory = try await currencyShell()
         #expect(await fromHistory.run("currency import \(history)").outcome == .success)
         // Importing the daily files over the history changed nothing.
         #expect(try fromHistory.sqlite("SELECT count(*) FROM currency_rates") == before)

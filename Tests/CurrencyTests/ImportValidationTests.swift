@@ -29,7 +29,7 @@ import TestSupport
     }
 
     @Test func daysThatDoNotExistAreRefused() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         // The good line first: all or nothing.
         for (day, line) in [("2026-02-31", 3), ("2026-04-31", 3), ("2025-02-29", 3), ("2026-00-10", 3), ("2026-4-1", 3)] {
             try await expectRefused(shop, "bad-day.csv", "Date,USD,JPY,\n2026-04-14,1.17,187,\n\(day),1.17,187,\n",
@@ -51,7 +51,7 @@ import TestSupport
     }
 
     @Test func codesOutsideTheISOListAreRefused() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         try await expectRefused(shop, "qqq.csv", "Date,USD,QQQ,\n2026-04-14,1.17,2.5,\n", ["line 1", "unknown currency code \"QQQ\""])
         try await expectRefused(shop, "qqq.xml", """
             <Envelope><Cube><Cube time='2026-04-14'>
@@ -70,7 +70,7 @@ import TestSupport
     }
 
     @Test func euroRatesOtherThanOneAreRefused() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         try await expectRefused(shop, "eur.csv", "Date,USD,EUR,\n2026-04-14,1.17,1,\n2026-04-15,1.18,2,\n", ["line 3", "EUR", "only be 1"])
         try await expectRefused(shop, "eur.xml", "<Envelope><Cube><Cube time='2026-04-14'>\n<Cube currency='EUR' rate='2'/>\n</Cube></Cube></Envelope>",
                                 ["line 2", "EUR", "only be 1"])
@@ -85,7 +85,7 @@ import TestSupport
     }
 
     @Test func unknownCodesAndCodesWithoutMinorUnitsAreOneLine() async throws {
-        let shop = try currencyShell()
+        let shop = try await currencyShell()
         let cases = [
             ("currency convert 1 USD QQQ", "error: unknown currency code \"QQQ\" (see: currency codes)\n"),
             ("currency convert 1 XAU USD", "error: XAU has no minor unit (it is not a currency one can price in)\n"),
@@ -105,7 +105,7 @@ import TestSupport
     }
 
     @Test func anEmptyStoreHasNoListToCheckAgainst() async throws {
-        let shop = try ShellHarness(plugins: [currencyPlugin])
+        let shop = try await ShellHarness(plugins: [currencyPlugin])
         let file = shop.folder.appendingPathComponent("usd.csv")
         try "Date,USD,\n2026-04-14,1.17,\n".write(to: file, atomically: true, encoding: .utf8)
         let (outcome, _, stderr) = await shop.runCapturing("currency import \(file.path)")

@@ -11,7 +11,7 @@ import TestSupport
 
 /// A demo shop with the whole shipped ECB history imported.
 func historyShell() async throws -> ShellHarness {
-    let shop = try currencyShell()
+    let shop = try await currencyShell()
     let (outcome, _) = await shop.run("currency import \(try ECBHistory.file().path)")
     guard outcome == .success else { throw HarnessError.failed("currency import", shop.stderr) }
     return shop

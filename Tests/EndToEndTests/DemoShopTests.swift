@@ -34,7 +34,7 @@ import Testing
 
     @Test func showMatchesTheShippedDummyJSONRecordExactly() throws {
         let sandbox = try ShopshSandbox()
-        let shipped = try Data(contentsOf: ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreSQLite/DemoData/products.json"))
+        let shipped = try Data(contentsOf: ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/products.json"))
         let first = try #require((try JSONSerialization.jsonObject(with: shipped) as? [[String: Any]])?.first)
         let result = try sandbox.run(["-c", "products show 1 -o json"])
         let product = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
@@ -82,7 +82,7 @@ import Testing
         // An empty shop still knows the ISO 4217 currencies (as the shipped list has them), so rates import.
         let codes = try #require(try JSONSerialization.jsonObject(with: try sandbox.run(["--store", path, "-c", "currency codes -o json"]).stdoutData) as? [[String: Any]])
         #expect(codes.contains { $0["code"] as? String == "JPY" && $0["minor_units"] as? Int == 0 })
-        let rates = ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreSQLite/DemoData/eurofxref.csv").path
+        let rates = ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/eurofxref.csv").path
         #expect(try sandbox.run(["--store", path, "-c", "currency import \(rates)"]).status == 0)
         #expect(try sandbox.run(["init", "--store", path]).status == 1)   // already there: refused
 

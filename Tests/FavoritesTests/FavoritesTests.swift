@@ -10,7 +10,7 @@ import Testing
 import TestSupport
 
 /// The favorites plugin on a new demo shop.
-func favoritesShell() throws -> ShellHarness { try ShellHarness(plugins: [favoritesPlugin], demo: true) }
+func favoritesShell() async throws -> ShellHarness { try await ShellHarness(plugins: [favoritesPlugin], demo: true) }
 
 extension ShellHarness {
     /// The product ids of a customer's favourites, as `favorites list` shows them.
@@ -22,7 +22,7 @@ extension ShellHarness {
 
 @Suite struct FavoritesTests {
     @Test func addingTwiceDoesNotDuplicate() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         #expect(await shop.run("favorites add emilys 122").0 == .success)
         #expect(shop.stderr.contains("added 122 (iPhone 6) to emilys's favourites"))
         #expect(await shop.run("favorites add EMILY.JOHNSON@x.dummyjson.com SMA-APP-IPH-122").0 == .success)
@@ -32,7 +32,7 @@ extension ShellHarness {
     }
 
     @Test func toggleGoesBothWaysAndSaysWhich() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         let on = await shop.run("favorites toggle emilys 122")
         #expect(on.outcome == .success)
         #expect(on.stdout.isEmpty)
@@ -47,7 +47,7 @@ extension ShellHarness {
     }
 
     @Test func currentCustomerMayBeLeftOut() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         #expect(await shop.run("favorites toggle 122").0 == .usageError)   // no USER and no `use`
         #expect(shop.stderr.contains("use USER"))
         #expect(await shop.run("use emilys").0 == .success)
@@ -69,7 +69,7 @@ extension ShellHarness {
     }
 
     @Test func removeAndUnknownNames() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         #expect(await shop.run("favorites remove emilys 122").0 == .success)   // not a favourite: says so
         #expect(shop.stderr.contains("122 (iPhone 6) was not in emilys's favourites"))
         #expect(await shop.run("favorites add emilsy 122").0 == .failure)
@@ -84,7 +84,7 @@ extension ShellHarness {
     }
 
     @Test func listSortsAndPages() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         for product in ["122", "1", "30", "2"] { #expect(await shop.run("favorites add emilys \(product)").0 == .success) }
         let byTitle = try #require(try await shop.json("favorites list emilys --sort title -o json --fields product_id,title") as? [[String: Any]])
         let titles = byTitle.compactMap { $0["title"] as? String }
@@ -103,7 +103,7 @@ extension ShellHarness {
     }
 
     @Test func topCountsFavourites() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         for user in ["emilys", "michaelw", "sophiab"] { _ = await shop.run("favorites add \(user) 122") }
         for user in ["emilys", "michaelw"] { _ = await shop.run("favorites add \(user) 5") }
         _ = await shop.run("favorites add emilys 1")
@@ -124,7 +124,7 @@ extension ShellHarness {
     }
 
     @Test func topOfAnEmptyShopIsEmpty() async throws {
-        let shop = try favoritesShell()
+        let shop = try await favoritesShell()
         let (outcome, output) = await shop.run("favorites top -o tsv")
         #expect(outcome == .success)
         #expect(output == "product_id\tsku\ttitle\tcategory\tbrand\tfavorite_count\n")

@@ -11,8 +11,8 @@ import Testing
 import TestSupport
 
 /// The orders plugin on the demo shop, its clock fixed at `ordersDay` (orders are stamped with it).
-func ordersShell() throws -> ShellHarness {
-    try ShellHarness(plugins: [ordersPlugin], demo: true, clock: ShopClock.fixed("2026-03-14T23:59:58Z"))
+func ordersShell() async throws -> ShellHarness {
+    try await ShellHarness(plugins: [ordersPlugin], demo: true, clock: ShopClock.fixed("2026-03-14T23:59:58Z"))
 }
 
 /// The day the orders of `ordersShell` are placed (UTC).
@@ -35,7 +35,7 @@ extension ShellHarness {
 
 @Suite struct OrdersTests {
     @Test func statusesMoveOnlyAlongTheAllowedPaths() async throws {
-        let shop = try ordersShell()
+        let shop = try await ordersShell()
         let order = try await shop.placeOrder("emilys")
         #expect(order.status == .placed)
 
@@ -71,7 +71,7 @@ extension ShellHarness {
     }
 
     @Test func cancellingRestocksInTheSameStep() async throws {
-        let shop = try ordersShell()
+        let shop = try await ordersShell()
         let basket = try await shop.services.baskets.basket("emilys")
         var before: [Int64: Int] = [:]
         for line in basket.lines { before[line.productID] = try await shop.stock(line.productID) }
@@ -107,7 +107,7 @@ extension ShellHarness {
     }
 
     @Test func showPrintsTheOrderWithItsLinesAsSold() async throws {
-        let shop = try ordersShell()
+        let shop = try await ordersShell()
         let order = try await shop.placeOrder("emilys")
         let shown = try #require(try await shop.json("orders show \(order.id) -o json") as? [String: Any])
         #expect(shown["id"] as? Int == Int(order.id))
@@ -133,7 +133,7 @@ extension ShellHarness {
     }
 
     @Test func listFiltersByUserStatusAndDates() async throws {
-        let shop = try ordersShell()
+        let shop = try await ordersShell()
         let first = try await shop.placeOrder("emilys")
         let second = try await shop.placeOrder("jamesd")
         let third = try await shop.placeOrder("5")
@@ -181,7 +181,7 @@ extension ShellHarness {
     }
 
     @Test func statsCountAndSumPerStatusAndDay() async throws {
-        let shop = try ordersShell()
+        let shop = try await ordersShell()
         let first = try await shop.placeOrder("emilys")
         let second = try await shop.placeOrder("jamesd")
         let third = try await shop.placeOrder("5")
@@ -207,7 +207,7 @@ extension ShellHarness {
     }
 
     @Test func emptyShopListsNothing() async throws {
-        let shop = try ShellHarness(plugins: [ordersPlugin])
+        let shop = try await ShellHarness(plugins: [ordersPlugin])
         #expect(await shop.run("orders list -o json").stdout == "[]\n")
         #expect(await shop.run("orders stats -o json").stdout == "[]\n")
     }

@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// The products plugin on a new empty store.
-func productsShell() throws -> ShellHarness { try ShellHarness(plugins: [productsPlugin]) }
+func productsShell() async throws -> ShellHarness { try await ShellHarness(plugins: [productsPlugin]) }
 
 extension ShellHarness {
     func stock(_ reference: String) async throws -> Int {
@@ -21,7 +21,7 @@ extension ShellHarness {
 
 @Suite struct ProductsCommandTests {
     @Test func addShowUpdateDelete() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         #expect(await shop.run("products add --title Mug --price 12.5 --category kitchen --sku K-MUG --stock 3").0 == .success)
         let shown = try #require(try await shop.json("products show K-MUG -o json") as? [String: Any])
         #expect((shown["price"] as? NSNumber)?.stringValue == "12.5")
@@ -39,7 +39,7 @@ extension ShellHarness {
     }
 
     @Test func badInputIsRefusedAndChangesNothing() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         #expect(await shop.run("products add --title Mug --price 1 --category kitchen --sku K-1").0 == .success)
         for line in ["products add --title Cup --price 1,5 --category kitchen",
                      "products add --title Cup --price 1.999 --category kitchen",
@@ -57,7 +57,7 @@ extension ShellHarness {
     }
 
     @Test func stockNeverGoesBelowZero() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         _ = await shop.run("products add --title Mug --price 1 --category kitchen --sku K-1 --stock 5")
         #expect(await shop.run("products stock K-1 +10").0 == .success)
         #expect(try await shop.stock("K-1") == 15)
@@ -73,7 +73,7 @@ extension ShellHarness {
     }
 
     @Test func importIsAllOrNothing() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         let good = shop.folder.appendingPathComponent("good.json")
         try #"[{"title":"A","category":"c","price":1.10,"sku":"A-1"},{"title":"B","category":"c","price":2,"sku":"B-1"}]"#
             .write(to: good, atomically: true, encoding: .utf8)
@@ -94,7 +94,7 @@ extension ShellHarness {
     }
 
     @Test func importRefusesFilesThatUsedToImportNothingOrHalfRight() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         let headerless = shop.folder.appendingPathComponent("headerless.csv")
         try "A-1,A,c,1.10\r\nB-1,B,c,2\r\n".write(to: headerless, atomically: true, encoding: .utf8)
         #expect(await shop.run("products import \(headerless.path)").0 == .failure)
@@ -108,7 +108,7 @@ extension ShellHarness {
     }
 
     @Test func filtersCombine() async throws {
-        let shop = try productsShell()
+        let shop = try await productsShell()
         for (sku, price, stock, category) in [("P-1", "5", 0, "a"), ("P-2", "15", 2, "a"), ("P-3", "25", 2, "b"), ("P-4", "35", 2, "a")] {
             _ = await shop.run("products add --title 'Item \(sku)' --price \(price) --category \(category) --sku \(sku) --stock \(stock)")
         }

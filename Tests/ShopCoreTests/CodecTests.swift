@@ -84,7 +84,7 @@ import Testing
 @Suite struct ECBRatesDecoderTests {
     /// The demo data shipped with the store module.
     static let demoData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/ShopStoreSQLite/DemoData")
+        .deletingLastPathComponent().appendingPathComponent("Sources/ShopStoreKit/DemoData")
 
     static func rates(_ file: String) throws -> [CurrencyRate] {
         try ECBRatesDecoder.decode(Array(Data(contentsOf: demoData.appendingPathComponent(file))))

@@ -2,6 +2,7 @@
 
 import Foundation
 import ShopCore
+import ShopStoreKit
 import Testing
 @testable import ShopStoreSQLite
 
@@ -36,7 +37,7 @@ import Testing
 
     static func cartQuantityInShippedData() -> Int {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/ShopStoreSQLite/DemoData/carts.json")
+            .appendingPathComponent("Sources/ShopStoreKit/DemoData/carts.json")
         guard let data = try? Data(contentsOf: url),
               let carts = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return -1 }
         return carts.compactMap { $0["totalQuantity"] as? Int }.reduce(0, +)

@@ -5,6 +5,7 @@ import Foundation
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopStoreKit
 import ShopStoreSQLite
 
 /// Makes the stores the plugin tests run on: a new store in `folder`, its services stamped by `clock`.
@@ -34,13 +35,13 @@ public final class ShellHarness: @unchecked Sendable {
     /// that many columns wide (tables are fitted to it; no pager).
     /// `clock` stamps what the services write (the system's by default; fix it to test dates).
     public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil,
-                stores: TestStoreFactory = .sqlite) throws {
+                stores: TestStoreFactory = .sqlite) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         store = try stores.make(folder, clock ?? .system)
         if demo {
             let shop = try DemoShopData.load()
-            guard try store.seed({ seeder in try shop.write(into: seeder) }) != nil else {
+            guard try await store.seed({ seeder in try shop.write(into: seeder) }) != nil else {
                 throw HarnessError.failed("the demo shop", "the new store was not empty")
             }
         }
@@ -135,7 +136,7 @@ public func tableProblems(plugins: [ShellPlugin], setup: (ShopServices) async th
                           command: String, uncutFields: [String]) async throws -> [String] {
     var problems: [String] = []
     for width in tableTestWidths {
-        let shell = try ShellHarness(plugins: plugins, demo: true, terminalWidth: width)
+        let shell = try await ShellHarness(plugins: plugins, demo: true, terminalWidth: width)
         try await setup(shell.services)
         let (outcome, table) = await shell.run(command)
         guard outcome == .success else { throw HarnessError.failed(command, shell.stderr) }

@@ -11,7 +11,7 @@ import TestSupport
 import Users
 
 /// The users plugin on a new demo shop.
-func usersShell() throws -> ShellHarness { try ShellHarness(plugins: [usersPlugin], demo: true) }
+func usersShell() async throws -> ShellHarness { try await ShellHarness(plugins: [usersPlugin], demo: true) }
 
 extension ShellHarness {
     /// Writes `text` to a file in the harness's folder and returns its path.
@@ -29,7 +29,7 @@ extension ShellHarness {
 
 @Suite struct UsersLookupTests {
     @Test func findsByIdUsernameAndEmailIgnoringCase() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         for reference in ["1", "emilys", "EmilyS", "emily.johnson@x.dummyjson.com", "Emily.Johnson@X.DummyJSON.com"] {
             let user = try #require(try await shop.json("users show '\(reference)' -o json") as? [String: Any],
                                     "users show \(reference)")
@@ -39,7 +39,7 @@ extension ShellHarness {
     }
 
     @Test func unknownUserSuggestsCloseMatches() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let (outcome, output) = await shop.run("users show emilsy")
         #expect(outcome == .failure)
         #expect(output.isEmpty)
@@ -48,7 +48,7 @@ extension ShellHarness {
     }
 
     @Test func listFiltersSortsAndPages() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let admins = try #require(try await shop.json("users list --role admin --all -o json") as? [[String: Any]])
         #expect(!admins.isEmpty)
         #expect(admins.allSatisfy { $0["role"] as? String == "admin" })
@@ -72,7 +72,7 @@ extension ShellHarness {
     }
 
     @Test func showUsesTheCurrentCustomer() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         #expect(await shop.run("users show").0 == .usageError)
         #expect(await shop.run("use michaelw").0 == .success)
         let user = try #require(try await shop.json("users show -o json") as? [String: Any])
@@ -82,7 +82,7 @@ extension ShellHarness {
 
 @Suite struct UsersEditTests {
     @Test func addRefusesDuplicatesAndInvalidInput() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let added = try #require(try await shop.json(
             "users add --username Alice.W --email alice@example.com --first-name Alice --last-name Walker --phone '+1 555-0100' --role moderator -o json") as? [String: Any])
         #expect(added["username"] as? String == "alice.w")
@@ -114,7 +114,7 @@ extension ShellHarness {
     }
 
     @Test func updateChangesOnlyWhatIsGiven() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let updated = try #require(try await shop.json(
             "users update emilys --email emily@example.org --last-name Johnson-Smith --phone '' -o json") as? [String: Any])
         #expect(updated["email"] as? String == "emily@example.org")
@@ -135,7 +135,7 @@ extension ShellHarness {
     }
 
     @Test func disableAndEnable() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         #expect(await shop.run("users disable emilys").0 == .success)
         #expect(try await shop.services.users.user("emilys").status == .disabled)
         let disabled = try #require(try await shop.json("users list --status disabled -o json") as? [[String: Any]])
@@ -150,7 +150,7 @@ extension ShellHarness {
 
 @Suite struct UsersPasswordTests {
     @Test func passwdFromFileThenCheck() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let good = try shop.file("good", "Correct-Horse-42\n")
         let wrong = try shop.file("wrong", "Correct-Horse-43\r\n")
         #expect(await shop.run("users passwd emilys --password-file \(good)").0 == .success)
@@ -173,7 +173,7 @@ extension ShellHarness {
     }
 
     @Test func passwdRefusesBadPasswordsAndMissingTerminal() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let before = try shop.sqlite("SELECT password_hash FROM users WHERE id = 1")
         #expect(!before.isEmpty)
         #expect(await shop.run("users passwd emilys").0 == .usageError)        // not a terminal, no file
@@ -194,7 +194,7 @@ extension ShellHarness {
     }
 
     @Test func theHashIsNeverPrinted() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let password = try shop.file("pw", "Never-Printed-77\n")
         #expect(await shop.run("users passwd emilys --password-file \(password)").0 == .success)
         let hash = try shop.sqlite("SELECT password_hash FROM users WHERE id = 1")
@@ -225,7 +225,7 @@ extension ShellHarness {
     }
 
     @Test func thePlainPasswordIsNotInTheStoreFile() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let secret = "Plain-Text-Canary-9137"
         let file = try shop.file("pw", secret + "\n")
         #expect(await shop.run("users passwd emilys --password-file \(file)").0 == .success)
@@ -246,7 +246,7 @@ extension ShellHarness {
 
 @Suite struct UsersDeleteTests {
     @Test func deleteNeedsYesWhenNotOnATerminal() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         let (outcome, output) = await shop.run("users delete emilys")
         #expect(outcome == .usageError)
         #expect(output.isEmpty)
@@ -257,7 +257,7 @@ extension ShellHarness {
     }
 
     @Test func deleteKeepsOrdersAndRemovesBasketAndFavourites() async throws {
-        let shop = try usersShell()
+        let shop = try await usersShell()
         _ = try shop.sqlite("""
             INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
                 VALUES (9001, 1, 'Emily Johnson', 'USD', 1999, 1899);

@@ -1,8 +1,7 @@
-// DemoShop: fills a new store with the demo shop shipped in DemoData/ (DummyJSON catalogue,
+// DemoShopData: the demo shop shipped in DemoData/ (DummyJSON catalogue,
 // users and carts, ECB rates, ISO 4217 minor units). See DemoData/NOTICE.md for sources.
 
 import Foundation
-import GRDB
 import ShopCore
 
 /// What the demo import put into a store.
@@ -12,20 +11,6 @@ public struct DemoShopSummary: Sendable, Equatable {
     public var baskets: Int
     public var currencies: Int
     public var rates: Int
-}
-
-extension SQLiteStore {
-    /// Imports the demo shop into this store, all in one transaction. Returns nil (and changes
-    /// nothing) when the store already holds products or users, e.g. when another shopsh
-    /// process created it a moment earlier.
-    public func importDemoShop() throws(ShopError) -> DemoShopSummary? {
-        let demo = try DemoShopData.load()
-        do {
-            return try seed { seeder in try demo.write(into: seeder) }
-        } catch {
-            throw Self.shopError(error)
-        }
-    }
 }
 
 /// The shipped demo files, read and decoded; written into any store through its ShopSeeder.
@@ -98,7 +83,7 @@ public struct DemoShopData: Sendable {
     /// The DemoData folder: shipped as a SwiftPM resource bundle next to the executable
     /// (or the test runner). `SHOPSH_DEMO_DATA` overrides it.
     static func dataFolder() throws(ShopError) -> URL {
-        let bundleName = "shopsh_ShopStoreSQLite.resources"
+        let bundleName = "shopsh_ShopStoreKit.resources"
         var candidates: [URL] = []
         if let override = ProcessInfo.processInfo.environment["SHOPSH_DEMO_DATA"], !override.isEmpty {
             candidates.append(URL(fileURLWithPath: override))

@@ -8,18 +8,18 @@ import ShopCore
 /// Hashes and verifies passwords. A stored hash reads
 /// `pbkdf2-sha256$<iterations>$<salt, base64>$<key, base64>`, so the cost can rise later
 /// without breaking old hashes; the demo shop's cheap hashes read `demo-pbkdf2-sha256$…`.
-enum PasswordHasher {
+public enum PasswordHasher {
     /// The cost for passwords set by an operator: OWASP's recommendation for PBKDF2-HMAC-SHA256.
-    static let defaultIterations = 600_000
+    public static let defaultIterations = 600_000
     /// The cost for the demo shop's 208 imported accounts, so that a first run stays quick.
     /// These hashes are marked `demo-` and replaced at the full cost on the next successful
     /// check or `users passwd`.
-    static let demoIterations = 4_096
+    public static let demoIterations = 4_096
 
-    static let scheme = "pbkdf2-sha256"
-    static let demoScheme = "demo-pbkdf2-sha256"
+    public static let scheme = "pbkdf2-sha256"
+    public static let demoScheme = "demo-pbkdf2-sha256"
 
-    static func hash(_ password: String, iterations: Int = defaultIterations, demo: Bool = false) throws -> String {
+    public static func hash(_ password: String, iterations: Int = defaultIterations, demo: Bool = false) throws -> String {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
@@ -28,13 +28,13 @@ enum PasswordHasher {
     }
 
     /// What checking a password against a stored hash found.
-    struct Verdict {
-        var matches: Bool
+    public struct Verdict {
+        public var matches: Bool
         /// Whether the hash should be replaced at today's cost (a demo hash, or fewer iterations).
-        var needsRehash: Bool
+        public var needsRehash: Bool
     }
 
-    static func verify(_ password: String, against stored: String) throws -> Verdict {
+    public static func verify(_ password: String, against stored: String) throws -> Verdict {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == scheme || parts[0] == demoScheme, let iterations = Int(parts[1]),
               (1...100_000_000).contains(iterations),
