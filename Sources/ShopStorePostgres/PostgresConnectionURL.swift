@@ -17,16 +17,19 @@ public struct PostgresConnectionURL: Sendable, Equatable, CustomStringConvertibl
     }
 
     public var user: String
-    /// From the URL, else `PGPASSWORD`; nil for none (trust or peer authentication).
+    /// From the URL, else `PGPASSWORD`, else `~/.pgpass`; nil for none (trust authentication).
     public var password: String?
     public var host: String
     public var port: Int
     public var database: String
     public var tls: TLSMode
+    /// For the operator, on opening (e.g. that the password file was ignored); never a password.
+    public var warnings: [String] = []
 
     /// Parses `value` (`postgres://` or `postgresql://`). Percent-escapes are decoded in the user,
-    /// password and database. `environment` supplies `PGPASSWORD` when the URL has no password,
-    /// and `PGUSER` / `PGDATABASE` when those parts are missing.
+    /// password and database. `environment` supplies `PGPASSWORD` (else `PGPASSFILE` / `HOME` for
+    /// the password file) when the URL has no password, and `PGUSER` / `PGDATABASE` when those
+    /// parts are missing.
     public init(_ value: String, environment: [String: String] = [:]) throws(ShopError) {
         let rest: Substring
         if value.hasPrefix("postgres://") {
@@ -97,7 +100,10 @@ public struct PostgresConnectionURL: Sendable, Equatable, CustomStringConvertibl
         } else if let fromEnvironment = environment["PGPASSWORD"], !fromEnvironment.isEmpty {
             self.password = fromEnvironment
         } else {
-            self.password = nil
+            let found = PasswordFile.lookup(host: self.host, port: port, database: resolvedDatabase, user: resolvedUser,
+                                            environment: environment)
+            self.password = found.password
+            self.warnings = found.warning.map { [$0] } ?? []
         }
         var tls = TLSMode.prefer
         for parameter in query.split(separator: "&") {

@@ -1,27 +1,38 @@
 // PostgresDatabase: how the services reach the server — a read on a pooled connection, a write in
 // one transaction retried (bounded, with backoff) on serialization failures and deadlocks, and
-// every error as one ShopError line.
+// every error as one ShopError line. Inside a run (`--atomic`, `--dry-run`) both go to the run's
+// one connection instead, each write in a savepoint of the run's transaction.
 
 import Logging
 import PostgresNIO
 import ShopCore
 
-/// The pool and its logger, with the read/write discipline every service follows.
+/// The pool (or a run's connection) and its logger, with the read/write discipline every service follows.
 struct PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// What stamps the rows services write (`created_at`, `added_at`…): bind `clock.timestamp()`
     /// as `\(timestamp)::timestamptz` rather than calling `now()`, so tests can fix the time.
     let clock: ShopClock
+    /// Set for a run's services: every call goes to this connection, inside its transaction.
+    var run: PostgresRunConnection? = nil
 
     /// SQLSTATEs after which a whole transaction is simply run again: serialization failure and deadlock.
     static let retryableStates: Set<String> = ["40001", "40P01"]
     /// How many times a write is tried before its error reaches the operator.
     static let maxAttempts = 5
 
-    /// Runs `body` on one pooled connection, outside a transaction.
+    /// The same database, bound to `run`'s connection and transaction.
+    func joining(_ run: PostgresRunConnection) -> PostgresDatabase {
+        var database = self
+        database.run = run
+        return database
+    }
+
+    /// Runs `body` on one pooled connection, outside a transaction (in a run: on its connection).
     func read<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
+            if let run { return try await body(try run.connectionInTransaction()) }
             return try await client.withConnection { connection in try await body(connection) }
         } catch {
             throw PostgresErrors.shopError(error, doing: what)
@@ -30,7 +41,15 @@ struct PostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction; on SQLSTATE 40001 or 40P01 the transaction is rolled back by
     /// the server and `body` runs again (at most `maxAttempts` times, waiting 10, 20, 40… ms).
+    /// In a run, `body` runs once, in a savepoint: its failure undoes only its own changes.
     func write<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+        if let run {
+            do {
+                return try await run.inSavepoint(body)
+            } catch {
+                throw PostgresErrors.shopError(error, doing: what)
+            }
+        }
         var attempt = 1
         while true {
             do {

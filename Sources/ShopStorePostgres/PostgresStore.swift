@@ -14,12 +14,20 @@ public final class PostgresStore: ShopStore {
     public let displayName: String
     /// The URL, without its password.
     public let location: String
-    public let warnings: [String] = []
+    public var warnings: [String] { url.warnings }
 
     /// The pool every service queries through.
     let client: PostgresClient
+    /// The pool, logger and clock as the services use them.
+    let database: PostgresDatabase
     /// Where the store is (with its password, which is never shown).
     private let url: PostgresConnectionURL
+    /// Sent on every connection: the application's name, and the schema to work in if not `public`.
+    private let startupParameters: [(String, String)]
+
+    static func startupParameters(searchPath: String?) -> [(String, String)] {
+        [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
+    }
     /// postgres-nio's logging, off: errors reach the operator as ShopError instead.
     let logger: Logger
     /// Runs the pool (`client.run()`) until `close()` or deinit cancels it.
@@ -57,22 +65,27 @@ public final class PostgresStore: ShopStore {
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
                                                          password: url.password, database: url.database, tls: tls)
         configuration.options.connectTimeout = Self.connectTimeout
-        configuration.options.additionalStartupParameters = [("application_name", "shopsh")]
-        if let searchPath {
-            configuration.options.additionalStartupParameters.append(("search_path", searchPath))
-        }
+        let startupParameters = Self.startupParameters(searchPath: searchPath)
+        configuration.options.additionalStartupParameters = startupParameters
         let logger = Logger(label: "shopsh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.url = url
+        self.startupParameters = startupParameters
         self.logger = logger
         self.runTask = Task { await client.run() }
         self.displayName = url.database
         self.location = url.description
+        self.database = PostgresDatabase(client: client, logger: logger, clock: clock)
+        self.services = Self.services(on: database)
+    }
+
+    /// Every service, reaching the server through `database` (the pool, or a run's connection).
+    static func services(on database: PostgresDatabase) -> ShopServices {
         let pending = PostgresPendingServices()
-        self.services = ShopServices(products: PostgresProductService(database: PostgresDatabase(client: client, logger: logger, clock: clock)),
-                                     baskets: pending, favorites: pending, users: pending, orders: pending,
-                                     currencies: pending, completions: nil)
+        return ShopServices(products: PostgresProductService(database: database),
+                            baskets: pending, favorites: pending, users: pending, orders: pending,
+                            currencies: pending, completions: nil)
     }
 
     deinit { runTask.cancel() }
@@ -81,6 +94,18 @@ public final class PostgresStore: ShopStore {
     /// that refuses it) and runs `SELECT 1`: an unreachable server, a wrong password or a missing
     /// database fails here at once, in one line, with the server's own words.
     func ping() async throws(ShopError) {
+        let connection = try await connect(doing: "connecting to \(location)")
+        do {
+            _ = try await connection.query("SELECT 1", logger: logger).collect()
+        } catch {
+            try? await connection.close()
+            throw PostgresErrors.shopError(error, doing: "connecting to \(location)")
+        }
+        try? await connection.close()
+    }
+
+    /// A connection outside the pool, for a run or a seed (which hold one for their whole length).
+    func connect(doing what: String) async throws(ShopError) -> PostgresConnection {
         let url = self.url
         do {
             let tls: PostgresConnection.Configuration.TLS = switch url.tls {
@@ -91,25 +116,27 @@ public final class PostgresStore: ShopStore {
             var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
                                                                  password: url.password, database: url.database, tls: tls)
             configuration.options.connectTimeout = .seconds(Int64(Self.connectTimeout.components.seconds))
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            do {
-                _ = try await connection.query("SELECT 1", logger: logger).collect()
-            } catch {
-                try? await connection.close()
-                throw error
-            }
-            try await connection.close()
+            configuration.options.additionalStartupParameters = startupParameters
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
-            throw PostgresErrors.shopError(error, doing: "connecting to \(location)")
+            throw PostgresErrors.shopError(error, doing: what)
         }
     }
 
+    /// Starts a run: a connection of its own with an open transaction; its services use it.
     public func beginRun() async throws -> any StoreRun {
-        throw ShopError.storage("--atomic and --dry-run are not supported on PostgreSQL yet")
+        let connection = try await connect(doing: "starting the run's transaction")
+        do {
+            let run = try await PostgresRunConnection.begin(on: connection, logger: logger)
+            return PostgresRun(services: Self.services(on: database.joining(run)), connection: run)
+        } catch {
+            try? await connection.close()
+            throw PostgresErrors.shopError(error, doing: "starting the run's transaction")
+        }
     }
 
     public func seed<T>(_ body: (any ShopSeeder) throws -> T) async throws(ShopError) -> T? {
-        throw .storage("seeding a PostgreSQL store is not supported yet")
+        try await PostgresSeeder.seed(database, body)
     }
 
     /// Stops the pool: its connections close and `run()` returns.

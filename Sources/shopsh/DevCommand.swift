@@ -46,7 +46,7 @@ enum DevCommand {
         case .parsed(let parsed): options = parsed
         case .exit(let status): return status
         }
-        guard !FileManager.default.fileExists(atPath: options.store) else {
+        if case .sqlite(let path) = StoreFactory.target(options.store), FileManager.default.fileExists(atPath: path) {
             Main.printError("\(options.store) already exists; generate into a new file")
             return 1
         }
@@ -55,7 +55,7 @@ enum DevCommand {
             let shop = try StoreFactory.generate(at: options.store, products: options.products, users: options.users,
                                                  seed: options.seed) { Main.printNote("generated \($0)") }
             let seconds = Date().timeIntervalSince(started)
-            Main.printNote("generated \(options.store): \(shop.products) products, \(shop.users) users, \(shop.basketLines) basket lines, \(shop.favorites) favourites, \(shop.orders) orders in \(String(format: "%.1f", seconds)) s")
+            Main.printNote("generated \(StoreFactory.shown(options.store)): \(shop.products) products, \(shop.users) users, \(shop.basketLines) basket lines, \(shop.favorites) favourites, \(shop.orders) orders in \(String(format: "%.1f", seconds)) s")
             return 0
         } catch {
             Main.printError(error.message)

@@ -1,10 +1,11 @@
 // StoreFactory: the one place that turns a `--store` / `SHOPSH_STORE` value into a store. A path
-// or `sqlite:PATH` is a SQLite file; `postgres://…` is a server (not supported yet).
+// or `sqlite:PATH` is a SQLite file; `postgres://…` / `postgresql://…` is a PostgreSQL server.
 
 import Foundation
 import ShellKit
 import ShopCore
 import ShopStoreKit
+import ShopStorePostgres
 import ShopStoreSQLite
 
 /// Opens, creates and names stores; the rest of the program sees `any ShopStore`.
@@ -27,6 +28,11 @@ enum StoreFactory {
         if let explicit { return explicit }
         if let fromEnvironment = environment["SHOPSH_STORE"], !fromEnvironment.isEmpty { return fromEnvironment }
         return nil
+    }
+
+    /// A store value as it may be shown: a URL's password as `***`.
+    static func shown(_ value: String) -> String {
+        PostgresConnectionURL.redact(value)
     }
 
     /// The default store's path: `$XDG_DATA_HOME/shopsh/shop.sqlite`.
@@ -52,8 +58,25 @@ enum StoreFactory {
                 throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
             }
             return try SQLiteStore(path: path)
-        case .postgres: throw notYet
+        case .postgres(let url):
+            return try openServer(url, environment: environment, migrate: true)
         }
+    }
+
+    /// Connects to the server `url` names (migrating its schema unless `migrate` is false).
+    private static func openServer(_ url: String, environment: [String: String], migrate: Bool) throws(ShopError) -> PostgresStore {
+        let parsed = try PostgresConnectionURL(url, environment: environment)
+        return try Blocking.run { () async -> Result<PostgresStore, ShopError> in
+            do throws(ShopError) { return .success(try await PostgresStore.open(parsed, migrate: migrate)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// Seeds `store` through `body`; nil when it already held a shop.
+    private static func seed<T: Sendable>(_ store: any ShopStore,
+                                          _ body: @escaping @Sendable (any ShopSeeder) throws -> T) throws(ShopError) -> T? {
+        try Blocking.run { () async -> Result<T?, ShopError> in
+            do throws(ShopError) { return .success(try await store.seed(body)) } catch { return .failure(error) }
+        }.get()
     }
 
     /// The store for completion scripts, if it exists: completing never creates one.
@@ -61,7 +84,7 @@ enum StoreFactory {
         let path: String
         switch value.map(target) ?? .sqlite(path: defaultPath(environment: environment)) {
         case .sqlite(let sqlitePath): path = sqlitePath
-        case .postgres: return nil
+        case .postgres(let url): return try? openServer(url, environment: environment, migrate: false)
         }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try? SQLiteStore(path: path)
@@ -73,7 +96,7 @@ enum StoreFactory {
         let path: String
         switch value.map(target) ?? .sqlite(path: defaultPath(environment: environment)) {
         case .sqlite(let sqlitePath): path = sqlitePath
-        case .postgres: throw notYet
+        case .postgres(let url): return try createOnServer(url, empty: empty, environment: environment)
         }
         var summary: DemoShopSummary?
         let created = try SQLiteStore.create(at: path) { store throws(ShopError) in
@@ -89,13 +112,37 @@ enum StoreFactory {
         return summary.map { describe($0, at: path) } ?? "created an empty store at \(path) (with the ISO 4217 currency list)"
     }
 
-    /// `shopsh dev generate`: a deterministic large shop in a new SQLite file.
-    static func generate(at path: String, products: Int, users: Int, seed: UInt64,
-                         progress: (String) -> Void) throws(ShopError) -> GeneratedShop {
+    /// `shopsh init --store postgres://…`: the schema, then the demo shop (or only the ISO 4217
+    /// list) unless the database holds a shop already.
+    private static func createOnServer(_ url: String, empty: Bool, environment: [String: String]) throws(ShopError) -> String? {
+        let store = try openServer(url, environment: environment, migrate: true)
+        defer { store.close() }
+        let demo = try DemoShopData.load()
+        if empty {
+            guard try seed(store, { seeder in try demo.writeCurrencies(into: seeder) }) != nil else { return nil }
+            return "created an empty shop in \(store.location) (with the ISO 4217 currency list)"
+        }
+        guard let summary = try seed(store, { seeder in try demo.write(into: seeder) }) else { return nil }
+        return describe(summary, at: store.location)
+    }
+
+    /// `shopsh dev generate`: a deterministic large shop in a new SQLite file or an empty PostgreSQL database.
+    static func generate(at value: String, products: Int, users: Int, seed shopSeed: UInt64,
+                         progress: @escaping @Sendable (String) -> Void) throws(ShopError) -> GeneratedShop {
+        if case .postgres(let url) = target(value) {
+            let store = try openServer(url, environment: ProcessInfo.processInfo.environment, migrate: true)
+            defer { store.close() }
+            let generated = try seed(store) { seeder in
+                try ShopGenerator.generate(products: products, users: users, seed: shopSeed, into: seeder, progress: progress)
+            }
+            guard let generated else { throw .conflict("\(store.location) holds a shop already; generate into an empty database") }
+            return generated
+        }
+        let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
         let store = try SQLiteStore(path: path, create: true)
         defer { store.close() }
         let generated = try store.seedNow { seeder in
-            try ShopGenerator.generate(products: products, users: users, seed: seed, into: seeder, progress: progress)
+            try ShopGenerator.generate(products: products, users: users, seed: shopSeed, into: seeder, progress: progress)
         }
         guard let generated else { throw .conflict("the store at \(path) is not empty; generate into a new file") }
         return generated
@@ -104,6 +151,4 @@ enum StoreFactory {
     static func describe(_ summary: DemoShopSummary, at path: String) -> String {
         "created the demo shop at \(path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
     }
-
-    static let notYet = ShopError.usage("PostgreSQL stores are not supported yet; use a file path or sqlite:PATH")
 }

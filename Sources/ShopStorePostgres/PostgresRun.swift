@@ -1,0 +1,76 @@
+// PostgresRun: `--atomic` and `--dry-run` on PostgreSQL — one connection of the run's own, one
+// server transaction on it, a savepoint per write, and COMMIT or ROLLBACK at the end.
+
+import Logging
+import PostgresNIO
+import ShopCore
+import Synchronization
+
+/// The run's connection and transaction. Commands of a batch run one after another, so calls
+/// never overlap; the lock only guards the ended flag against a late call.
+final class PostgresRunConnection: Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let ended = Mutex(false)
+
+    /// Opens the transaction on `connection` (which the run owns and closes at its end).
+    static func begin(on connection: PostgresConnection, logger: Logger) async throws -> PostgresRunConnection {
+        try await connection.query("BEGIN", logger: logger)
+        return PostgresRunConnection(connection: connection, logger: logger)
+    }
+
+    private init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// The connection, while the run is open.
+    func connectionInTransaction() throws(ShopError) -> PostgresConnection {
+        if ended.withLock({ $0 }) { throw .storage("the run has ended") }
+        return connection
+    }
+
+    /// Runs `body` inside `SAVEPOINT`; on failure rolls back to it, so the run's transaction goes
+    /// on without that command's changes, and rethrows.
+    func inSavepoint<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try connectionInTransaction()
+        try await connection.query("SAVEPOINT shopsh_command", logger: logger)
+        do {
+            let value = try await body(connection)
+            try await connection.query("RELEASE SAVEPOINT shopsh_command", logger: logger)
+            return value
+        } catch {
+            // If the connection is gone the server has rolled back the whole transaction; the
+            // original error says so, not this one.
+            _ = try? await connection.query("ROLLBACK TO SAVEPOINT shopsh_command", logger: logger)
+            _ = try? await connection.query("RELEASE SAVEPOINT shopsh_command", logger: logger)
+            throw error
+        }
+    }
+
+    /// COMMIT or ROLLBACK, then closes the connection.
+    func end(commit: Bool) async throws {
+        guard !ended.withLock({ flag in defer { flag = true }; return flag }) else { return }
+        do {
+            try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+}
+
+/// A run on PostgreSQL: services bound to one connection and transaction.
+struct PostgresRun: StoreRun {
+    let services: ShopServices
+    let connection: PostgresRunConnection
+
+    func end(commit: Bool) async throws {
+        do {
+            try await connection.end(commit: commit)
+        } catch {
+            throw PostgresErrors.shopError(error, doing: commit ? "committing the run" : "rolling back the run")
+        }
+    }
+}
