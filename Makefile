@@ -30,13 +30,14 @@ release: deps
 build: deps
 	$(SWIFT) build
 
-## Unit, store, plugin and end-to-end tests (the e2e tests run the built binary). The PostgreSQL
+## Unit, store, plugin and end-to-end tests (the e2e tests run the built binary), then the plugin
+## and end-to-end tests again on PostgreSQL (scripts/test-stores). The PostgreSQL
 ## tests get a throwaway cluster (scripts/postgres-cluster: installs postgresql when missing, hands
 ## its URL over in SHOPSH_TEST_POSTGRES, stops and removes it on every exit path, Ctrl-C included).
 ## Under CI=true a cluster that cannot start fails the run; elsewhere those tests skip and say why.
 test: deps
 	$(SWIFT) build
-	scripts/postgres-cluster run $(SWIFT) test --disable-xctest
+	scripts/postgres-cluster run scripts/test-stores $(SWIFT)
 
 ## The man page, generated from the command tree (commit man/shopsh.1 after running it).
 docs: deps

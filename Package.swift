@@ -110,7 +110,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreKit", "ShopStoreSQLite"],
+            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres"],
             path: "Tests/TestSupport"
         ),
         // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.

@@ -20,15 +20,15 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
 extension ShellHarness {
     func quantity(_ user: Int64, _ product: Int64) throws -> String {
-        try sqlite("SELECT quantity FROM basket_lines WHERE user_id = \(user) AND product_id = \(product)")
+        try sql("SELECT quantity FROM basket_lines WHERE user_id = \(user) AND product_id = \(product)")
     }
 
     /// Everything a basket operation or checkout may touch, as text, to prove nothing changed.
     func snapshot() throws -> String {
-        try sqlite("""
-            SELECT (SELECT group_concat(id || ':' || stock, ',') FROM (SELECT id, stock FROM products ORDER BY id))
+        try sql("""
+            SELECT (SELECT group_concat(id || ':' || stock, ',') FROM (SELECT id, stock FROM products ORDER BY id) AS p)
                 || '|' || (SELECT group_concat(user_id || '/' || product_id || ':' || quantity, ',')
-                           FROM (SELECT * FROM basket_lines ORDER BY user_id, product_id))
+                           FROM (SELECT * FROM basket_lines ORDER BY user_id, product_id) AS b)
                 || '|' || (SELECT count(*) FROM orders) || '|' || (SELECT count(*) FROM order_lines)
             """)
     }
@@ -144,7 +144,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(await shop.run("basket remove emilys 162").outcome == .failure)
         #expect(shop.stderr.contains("is not in the basket of emilys"))
         #expect(await shop.run("basket clear emilys").outcome == .success)
-        #expect(try shop.sqlite("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
     }
 
     @Test func currentCustomerCanBeLeftOut() async throws {
@@ -234,7 +234,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(await shop.run("basket set emilys 1 2").outcome == .failure)
         #expect(try shop.snapshot() == before)
 
-        _ = try shop.sqlite("UPDATE users SET status = 'disabled' WHERE id = 2")
+        _ = try shop.sql("UPDATE users SET status = 'disabled' WHERE id = 2")
         #expect(await shop.run("basket add michaelw 2").outcome == .failure)
         #expect(shop.stderr.contains("user michaelw is disabled"))
         #expect(await shop.run("basket checkout michaelw").outcome == .failure)
@@ -255,10 +255,10 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(placed["status"] as? String == "placed")
         #expect((placed["discounted_total"] as? NSNumber)?.stringValue == "11510.81")
 
-        #expect(try shop.sqlite("SELECT count(*) FROM orders") == "1")
-        #expect(try shop.sqlite("SELECT user_id || ' ' || customer || ' ' || status || ' ' || currency || ' ' || total_minor || ' ' || discounted_total_minor FROM orders")
+        #expect(try shop.sql("SELECT count(*) FROM orders") == "1")
+        #expect(try shop.sql("SELECT user_id || ' ' || customer || ' ' || status || ' ' || currency || ' ' || total_minor || ' ' || discounted_total_minor FROM orders")
                 == "1 emilys placed USD 1303788 1151081")
-        #expect(try shop.sqlite("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
         for line in basket.lines {
             let after = try await shop.services.products.product(String(line.productID)).stock
             #expect(after == (stockBefore[line.productID] ?? 0) - line.quantity, "stock of \(line.sku)")
@@ -293,14 +293,14 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(shop.stderr.contains("SMA-APP-IPH-122 (iPhone 6): wanted 3, in stock 2"))
         #expect(!shop.stderr.contains("Baseball Ball"))
         #expect(try shop.snapshot() == before)
-        #expect(try shop.sqlite("SELECT count(*) FROM orders") == "0")
-        #expect(try shop.sqlite("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "4")
+        #expect(try shop.sql("SELECT count(*) FROM orders") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "4")
 
         // With the stock back, the same basket checks out.
         _ = try await shop.services.products.adjustStock("113", .set(3))
         _ = try await shop.services.products.adjustStock("122", .set(3))
         #expect(await shop.run("basket checkout emilys").outcome == .success)
-        #expect(try shop.sqlite("SELECT stock FROM products WHERE id IN (113, 122) ORDER BY id") == "0\n0")
+        #expect(try shop.sql("SELECT stock FROM products WHERE id IN (113, 122) ORDER BY id") == "0\n0")
     }
 
     @Test func convertedMoneyShowsTheRateDate() async throws {

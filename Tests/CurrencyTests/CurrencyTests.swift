@@ -99,11 +99,11 @@ func rawNumber(_ key: String, in json: String) -> String? {
                      Self.demoData.appendingPathComponent("eurofxref.csv").path] {
             #expect(await shop.run("currency import \(file)").outcome == .success, "\(file): \(shop.stderr)")
         }
-        let before = try shop.sqlite("SELECT count(*) FROM currency_rates")
+        let before = try shop.sql("SELECT count(*) FROM currency_rates")
         let fromHistory = try await currencyShell()
         #expect(await fromHistory.run("currency import \(history)").outcome == .success)
         // Importing the daily files over the history changed nothing.
-        #expect(try fromHistory.sqlite("SELECT count(*) FROM currency_rates") == before)
+        #expect(try fromHistory.sql("SELECT count(*) FROM currency_rates") == before)
         for date in ["2025-05-09", "2026-04-13"] {
             let merged = await shop.run("currency rates --date \(date) -o csv").stdout
             #expect(merged == (await fromHistory.run("currency rates --date \(date) -o csv").stdout))

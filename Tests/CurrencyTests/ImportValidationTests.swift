@@ -14,7 +14,7 @@ import TestSupport
     /// and the rates table unchanged.
     func expectRefused(_ shop: ShellHarness, _ name: String, _ contents: String, _ fragments: [String],
                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let before = try shop.sqlite("SELECT count(*), group_concat(date || code || rate) FROM currency_rates")
+        let before = try shop.sql("SELECT count(*), group_concat(date || code || rate) FROM currency_rates")
         let file = shop.folder.appendingPathComponent(name)
         try contents.write(to: file, atomically: true, encoding: .utf8)
         let (outcome, _, stderr) = await shop.runCapturing("currency import \(file.path)")
@@ -24,7 +24,7 @@ import TestSupport
         for fragment in fragments {
             #expect(stderr.contains(fragment), "\(name): \(stderr)", sourceLocation: sourceLocation)
         }
-        #expect(try shop.sqlite("SELECT count(*), group_concat(date || code || rate) FROM currency_rates") == before,
+        #expect(try shop.sql("SELECT count(*), group_concat(date || code || rate) FROM currency_rates") == before,
                 "\(name) changed the rates", sourceLocation: sourceLocation)
     }
 
@@ -47,7 +47,7 @@ import TestSupport
         let file = shop.folder.appendingPathComponent("leap.csv")
         try "Date,USD,\n2024-02-29,1.0813,\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(await shop.run("currency import \(file.path)").outcome == .success, "\(shop.stderr)")
-        #expect(try shop.sqlite("SELECT rate FROM currency_rates WHERE date = '2024-02-29' AND code = 'USD'") == "1.0813")
+        #expect(try shop.sql("SELECT rate FROM currency_rates WHERE date = '2024-02-29' AND code = 'USD'") == "1.0813")
     }
 
     @Test func codesOutsideTheISOListAreRefused() async throws {
@@ -80,7 +80,7 @@ import TestSupport
         let (outcome, _, stderr) = await shop.runCapturing("currency import \(file.path)")
         #expect(outcome == .success, "\(stderr)")
         #expect(stderr.contains("imported 1 rates"))
-        #expect(try shop.sqlite("SELECT count(*) FROM currency_rates WHERE code = 'EUR'") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM currency_rates WHERE code = 'EUR'") == "0")
         #expect(await shop.run("currency convert 1 EUR USD -o json").stdout.contains("\"converted\":1.17"))
     }
 

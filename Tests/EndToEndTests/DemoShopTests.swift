@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @Suite struct DemoShopTests {
-    @Test func firstRunCreatesTheDemoShopInXDGDataHome() throws {
+    @Test(.aboutTheSQLiteFile) func firstRunCreatesTheDemoShopInXDGDataHome() throws {
         let sandbox = try ShopshSandbox()
         let products = try #require(try sandbox.json("products list --all -o json") as? [[String: Any]])
         #expect(products.count == 194)
@@ -57,7 +57,7 @@ import Testing
         #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count })
     }
 
-    @Test func passwordsAreStoredOnlyAsSaltedHashes() throws {
+    @Test(.aboutTheSQLiteFile) func passwordsAreStoredOnlyAsSaltedHashes() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("products show 1")
         let database = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))

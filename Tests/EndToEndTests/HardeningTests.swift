@@ -82,7 +82,7 @@ import Testing
         #expect(stderr.isEmpty)
     }
 
-    @Test func theDefaultStoreIsPrivate() throws {
+    @Test(.aboutTheSQLiteFile) func theDefaultStoreIsPrivate() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("basket add emilys 1")
         let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.storePath)
@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Eight shells started at once on a fresh HOME all see the whole demo shop.
-    @Test func concurrentFirstRunsAllSucceed() throws {
+    @Test(.aboutTheSQLiteFile) func concurrentFirstRunsAllSucceed() throws {
         let sandbox = try ShopshSandbox()
         let processes = (0..<8).map { _ in
             let process = Process()
@@ -132,7 +132,7 @@ import Testing
 
     /// A store the operator may only read: reads work, a write says why in one line. As root
     /// (CI), the run drops to the `nobody` user, since permissions do not bind root.
-    @Test func aStoreTheOperatorMayOnlyReadServesReads() throws {
+    @Test(.aboutTheSQLiteFile) func aStoreTheOperatorMayOnlyReadServesReads() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("basket add emilys 1")
         let folder = sandbox.root.appendingPathComponent("readonly")

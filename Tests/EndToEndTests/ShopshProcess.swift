@@ -1,5 +1,7 @@
 // ShopshProcess: runs the built shopsh binary with its own fresh HOME and data folders,
-// so every end-to-end test starts from a new demo shop and reads real output.
+// so every end-to-end test starts from a new demo shop and reads real output. With
+// SHOPSH_TEST_STORE=postgres (`make test`'s second pass) that shop is a new database on the
+// server in SHOPSH_TEST_POSTGRES, made by `shopsh init --store URL` and named by SHOPSH_STORE.
 
 import Foundation
 import Testing
@@ -8,6 +10,12 @@ import Testing
 final class ShopshSandbox {
     let root: URL
     var environment: [String: String]
+
+    /// The server database this sandbox's shop is in (PostgreSQL runs only).
+    private var database: (admin: String, name: String)?
+
+    /// Whether the end-to-end tests run on PostgreSQL (`SHOPSH_TEST_STORE=postgres`).
+    static let onPostgres = ProcessInfo.processInfo.environment["SHOPSH_TEST_STORE"] == "postgres"
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-e2e-\(UUID().uuidString)")
@@ -18,9 +26,47 @@ final class ShopshSandbox {
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "NO_COLOR", "COLUMNS"] { environment.removeValue(forKey: key) }
         self.environment = environment
+        if Self.onPostgres { try makeServerShop() }
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+        if let database { _ = try? Self.psql(database.admin, "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)") }
+    }
+
+    /// A new database with the demo shop, named by SHOPSH_STORE for every run of this sandbox.
+    private func makeServerShop() throws {
+        guard let admin = ProcessInfo.processInfo.environment["SHOPSH_TEST_POSTGRES"], !admin.isEmpty,
+              let slash = admin.lastIndex(of: "/") else {
+            throw SandboxError(description: "SHOPSH_TEST_STORE=postgres needs SHOPSH_TEST_POSTGRES")
+        }
+        let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try Self.psql(admin, "CREATE DATABASE \(name)")
+        database = (admin, name)
+        let url = admin[...slash] + name
+        let created = try run(["init", "--store", String(url)])
+        guard created.status == 0 else { throw SandboxError(description: "shopsh init on \(url): \(created.stderr)") }
+        environment["SHOPSH_STORE"] = String(url)
+    }
+
+    /// Runs `psql` on `url`, stopping at the first error.
+    @discardableResult
+    static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", url, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SandboxError(description: "psql: \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// The default store of this sandbox.
     var storePath: String { root.appendingPathComponent("data/shopsh/shop.sqlite").path }
@@ -114,6 +160,18 @@ final class ShopshSandbox {
         let result = try run(["-c", command])
         #expect(result.status == 0, "\(command) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: result.stdoutData, options: [.fragmentsAllowed])
+    }
+}
+
+struct SandboxError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For tests about the SQLite file itself (its bytes, modes, first creation): they skip in
+    /// the PostgreSQL pass, which runs every other end-to-end test on the server.
+    static var aboutTheSQLiteFile: Self {
+        .enabled(if: !ShopshSandbox.onPostgres, "about the SQLite store file (this pass runs on PostgreSQL)")
     }
 }
 

@@ -29,7 +29,7 @@ extension ShellHarness {
     }
 
     func status(_ order: Int64) throws -> String {
-        try sqlite("SELECT status FROM orders WHERE id = \(order)")
+        try sql("SELECT status FROM orders WHERE id = \(order)")
     }
 }
 
@@ -174,7 +174,7 @@ extension ShellHarness {
         #expect(await shop.run("orders list --since 2024-02-29 -o json").outcome == .success)   // a leap day is a day
 
         // A deleted customer's orders stay, found by the username they were placed under.
-        _ = try shop.sqlite("PRAGMA foreign_keys = ON; DELETE FROM users WHERE username = 'jamesd'")
+        _ = try shop.sql("PRAGMA foreign_keys = ON; DELETE FROM users WHERE username = 'jamesd'")
         let kept = try #require(try await shop.json("orders list --user jamesd -o json") as? [[String: Any]])
         #expect(kept.compactMap { $0["id"] as? Int } == [Int(second.id)])
         #expect(kept.first?["user_id"] is NSNull)

@@ -1,32 +1,18 @@
 // ShellHarness: a shell on a real temporary store (empty or the demo shop) from a test store
-// factory (SQLite by default), with stdout and stderr captured, for the plugins' tests.
+// factory (TestStores: SQLite, or PostgreSQL in `make test`'s second pass), with stdout and
+// stderr captured, for the plugins' tests.
 
 import Foundation
 import ShellKit
 import ShopCore
 import ShopOutput
 import ShopStoreKit
-import ShopStoreSQLite
-
-/// Makes the stores the plugin tests run on: a new store in `folder`, its services stamped by `clock`.
-/// SQLite's is the default; another store's tests pass their own, and every plugin test runs on it.
-public struct TestStoreFactory: Sendable {
-    public var make: @Sendable (_ folder: URL, _ clock: ShopClock) throws -> any ShopStore
-
-    public init(make: @escaping @Sendable (_ folder: URL, _ clock: ShopClock) throws -> any ShopStore) {
-        self.make = make
-    }
-
-    /// A SQLite file in the folder.
-    public static let sqlite = TestStoreFactory { folder, clock in
-        try SQLiteStore(path: folder.appendingPathComponent("shop.sqlite").path, create: true, clock: clock)
-    }
-}
 
 /// A shell with the given plugins on a new store in a temporary folder.
 public final class ShellHarness: @unchecked Sendable {
     public let folder: URL
     public let store: any ShopStore
+    private let runSQL: @Sendable (String) throws -> String
     public let shell: Shell
     public let sink = OutputSink.memory()
     private let errors = ErrorLog()
@@ -35,10 +21,12 @@ public final class ShellHarness: @unchecked Sendable {
     /// that many columns wide (tables are fitted to it; no pager).
     /// `clock` stamps what the services write (the system's by default; fix it to test dates).
     public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil,
-                stores: TestStoreFactory = .sqlite) async throws {
+                stores: TestStoreFactory = .current) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        store = try stores.make(folder, clock ?? .system)
+        let made = try await stores.make(folder, clock ?? .system)
+        store = made.store
+        runSQL = made.sql
         if demo {
             let shop = try DemoShopData.load()
             guard try await store.seed({ seeder in try shop.write(into: seeder) }) != nil else {
@@ -74,18 +62,10 @@ public final class ShellHarness: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 
-    /// Runs read-only SQL against the store file (for checking that nothing changed).
-    public func sqlite(_ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        guard let file = store as? SQLiteStore else { throw HarnessError.failed(sql, "this store is not a SQLite file") }
-        process.arguments = ["sqlite3", file.path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Runs SQL on the store with its own client (`sqlite3` or `psql`), behind the services' back:
+    /// to check what a command left, or to set up what no command can. Values are `|`-separated.
+    public func sql(_ sql: String) throws -> String {
+        try runSQL(sql)
     }
 }
 

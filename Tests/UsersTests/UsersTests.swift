@@ -174,7 +174,7 @@ extension ShellHarness {
 
     @Test func passwdRefusesBadPasswordsAndMissingTerminal() async throws {
         let shop = try await usersShell()
-        let before = try shop.sqlite("SELECT password_hash FROM users WHERE id = 1")
+        let before = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
         #expect(!before.isEmpty)
         #expect(await shop.run("users passwd emilys").0 == .usageError)        // not a terminal, no file
         #expect(shop.stderr.contains("--password-file"))
@@ -186,18 +186,18 @@ extension ShellHarness {
         #expect(await shop.run("users passwd emilys --password-file \(empty)").0 == .failure)
         #expect(await shop.run("users passwd emilys --password-file \(shop.folder.path)/missing").0 == .failure)
         #expect(await shop.run("users passwd nobody-here --password-file \(short)").0 == .failure)
-        #expect(try shop.sqlite("SELECT password_hash FROM users WHERE id = 1") == before)
+        #expect(try shop.sql("SELECT password_hash FROM users WHERE id = 1") == before)
         // The password is never accepted as an argument.
         #expect(await shop.run("users passwd emilys --password secret99").0 == .usageError)
         #expect(await shop.run("users passwd emilys secret99").0 == .usageError)
-        #expect(try shop.sqlite("SELECT password_hash FROM users WHERE id = 1") == before)
+        #expect(try shop.sql("SELECT password_hash FROM users WHERE id = 1") == before)
     }
 
     @Test func theHashIsNeverPrinted() async throws {
         let shop = try await usersShell()
         let password = try shop.file("pw", "Never-Printed-77\n")
         #expect(await shop.run("users passwd emilys --password-file \(password)").0 == .success)
-        let hash = try shop.sqlite("SELECT password_hash FROM users WHERE id = 1")
+        let hash = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
         #expect(hash.hasPrefix("pbkdf2-sha256$600000$"))
         let parts = hash.split(separator: "$").map(String.init)
         #expect(parts.count == 4)
@@ -258,32 +258,32 @@ extension ShellHarness {
 
     @Test func deleteKeepsOrdersAndRemovesBasketAndFavourites() async throws {
         let shop = try await usersShell()
-        _ = try shop.sqlite("""
+        _ = try shop.sql("""
             INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
                 VALUES (9001, 1, 'Emily Johnson', 'USD', 1999, 1899);
             INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor, discount_hundredths, quantity)
                 VALUES (9001, 1, 1, 'BEA-ESS-ESS-001', 'Essence Mascara Lash Princess', 1999, 500, 1);
-            INSERT OR IGNORE INTO basket_lines (user_id, product_id, quantity) VALUES (1, 2, 3);
+            INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (1, 2, 3) ON CONFLICT DO NOTHING;
             INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
                 VALUES (9002, 2, 'Michael Williams', 'USD', 500, 500);
             """)
         #expect(try await shop.services.favorites.addFavorite("emilys", product: "122"))
         #expect(try await shop.services.favorites.addFavorite("emilys", product: "1"))
         #expect(try await shop.services.favorites.addFavorite("michaelw", product: "122"))
-        #expect(try Int(shop.sqlite("SELECT count(*) FROM basket_lines WHERE user_id = 1")) ?? 0 > 0)
+        #expect(try Int(shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1")) ?? 0 > 0)
 
         #expect(await shop.run("users delete emily.johnson@x.dummyjson.com --yes").0 == .success)
         #expect(shop.stderr.contains("deleted user emilys (Emily Johnson)"))
         #expect(await shop.run("users show emilys").0 == .failure)
-        #expect(try shop.sqlite("SELECT count(*) FROM users WHERE id = 1") == "0")
-        #expect(try shop.sqlite("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
-        #expect(try shop.sqlite("SELECT count(*) FROM favorites WHERE user_id = 1") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM users WHERE id = 1") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
+        #expect(try shop.sql("SELECT count(*) FROM favorites WHERE user_id = 1") == "0")
         // The order stays, without its user but with the customer's name and its lines.
-        #expect(try shop.sqlite("SELECT coalesce(user_id, 'NULL'), customer FROM orders WHERE id = 9001") == "NULL|Emily Johnson")
-        #expect(try shop.sqlite("SELECT count(*) FROM order_lines WHERE order_id = 9001") == "1")
+        #expect(try shop.sql("SELECT coalesce(CAST(user_id AS TEXT), 'NULL'), customer FROM orders WHERE id = 9001") == "NULL|Emily Johnson")
+        #expect(try shop.sql("SELECT count(*) FROM order_lines WHERE order_id = 9001") == "1")
         // Nobody else lost anything.
-        #expect(try shop.sqlite("SELECT user_id FROM orders WHERE id = 9002") == "2")
-        #expect(try shop.sqlite("SELECT count(*) FROM favorites WHERE user_id = 2") == "1")
+        #expect(try shop.sql("SELECT user_id FROM orders WHERE id = 9002") == "2")
+        #expect(try shop.sql("SELECT count(*) FROM favorites WHERE user_id = 2") == "1")
         #expect(try await shop.userCount() == 207)
     }
 }
