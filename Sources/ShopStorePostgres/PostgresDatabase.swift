@@ -1,21 +1,27 @@
-// PostgresDatabase: how the services reach the server — a read on a pooled connection, a write in
+// PostgresDatabase: how the services reach the server — a read on a kept connection, a write in
 // one transaction retried (bounded, with backoff) on serialization failures and deadlocks, and
 // every error as one ShopError line. Inside a run (`--atomic`, `--dry-run`) both go to the run's
-// one connection instead, each write in a savepoint of the run's transaction.
+// one connection instead, each write in a savepoint of the run's transaction. While a call runs,
+// Ctrl-C cancels its query on the server.
 
 import Logging
 import PostgresNIO
 import ShopCore
 
-/// The pool (or a run's connection) and its logger, with the read/write discipline every service follows.
+/// The connections (or a run's) and the logger, with the read/write discipline every service follows.
 struct PostgresDatabase: Sendable {
-    let client: PostgresClient
+    let connections: PostgresConnections
     let logger: Logger
     /// What stamps the rows services write (`created_at`, `added_at`…): bind `clock.timestamp()`
     /// as `\(timestamp)::timestamptz` rather than calling `now()`, so tests can fix the time.
     let clock: ShopClock
+    /// Whether the operator asked to stop (Ctrl-C): the running query is then cancelled on the server.
+    let interrupted: @Sendable () -> Bool
     /// Set for a run's services: every call goes to this connection, inside its transaction.
     var run: PostgresRunConnection? = nil
+
+    /// How often a running query looks at `interrupted`.
+    static let interruptPoll: Duration = .milliseconds(100)
 
     /// SQLSTATEs after which a whole transaction is simply run again: serialization failure and deadlock.
     static let retryableStates: Set<String> = ["40001", "40P01"]
@@ -32,8 +38,13 @@ struct PostgresDatabase: Sendable {
     /// Runs `body` on one pooled connection, outside a transaction (in a run: on its connection).
     func read<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
-            if let run { return try await body(try run.connectionInTransaction()) }
-            return try await client.withConnection { connection in try await body(connection) }
+            if let run {
+                let leased = try run.connectionInTransaction()
+                return try await watching(leased) { try await body(leased.connection) }
+            }
+            return try await connections.withConnection { leased in
+                try await watching(leased) { try await body(leased.connection) }
+            }
         } catch {
             throw PostgresErrors.shopError(error, doing: what)
         }
@@ -45,7 +56,8 @@ struct PostgresDatabase: Sendable {
     func write<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         if let run {
             do {
-                return try await run.inSavepoint(body)
+                let leased = try run.connectionInTransaction()
+                return try await watching(leased) { try await run.inSavepoint(body) }
             } catch {
                 throw PostgresErrors.shopError(error, doing: what)
             }
@@ -53,7 +65,11 @@ struct PostgresDatabase: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                return try await connections.withConnection { leased in
+                    try await watching(leased) {
+                        try await leased.connection.withTransaction(logger: logger) { connection in try await body(connection) }
+                    }
+                }
             } catch {
                 if attempt < Self.maxAttempts, let state = PostgresErrors.sqlState(error), Self.retryableStates.contains(state) {
                     try? await Task.sleep(for: .milliseconds(10 << (attempt - 1)))
@@ -63,5 +79,22 @@ struct PostgresDatabase: Sendable {
                 throw PostgresErrors.shopError(error, doing: what)
             }
         }
+    }
+
+    /// Runs `body`, which queries on `leased`; should the operator press Ctrl-C meanwhile, the
+    /// server is asked to cancel the query (it then fails with SQLSTATE 57014: "interrupted").
+    private func watching<T>(_ leased: PostgresConnections.Leased, _ body: () async throws -> T) async throws -> T {
+        let interrupted = self.interrupted, connections = self.connections, pid = leased.backendPID
+        let watcher = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.interruptPoll)
+                if !Task.isCancelled && interrupted() {
+                    await connections.cancel(backendPID: pid)
+                    return
+                }
+            }
+        }
+        defer { watcher.cancel() }
+        return try await body()
     }
 }

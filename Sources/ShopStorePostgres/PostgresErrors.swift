@@ -30,6 +30,8 @@ enum PostgresErrors {
                 let message = info[.message] ?? "the server refused it"
                 // Two writers at once on one unique key: the loser's refusal is a conflict, as on SQLite.
                 if info[.sqlState] == "23505" { return .conflict("\(what): \(message)") }
+                // query_canceled: Ctrl-C asked the server to stop the query.
+                if info[.sqlState] == "57014" { return .interrupted }
                 let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
                 return .storage("PostgreSQL, \(what): \(message)\(state)")
             }
@@ -53,6 +55,10 @@ enum PostgresErrors {
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
         if let transaction = error as? PostgresTransactionError {
+            if transaction.closureError == nil, transaction.beginError == nil, let commit = transaction.commitError,
+               let psql = commit as? PSQLError, psql.serverInfo == nil {
+                return ShopError.storage("the connection to the PostgreSQL server broke while committing: the change may or may not have been kept; look before trying again")
+            }
             if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError {
                 return innermost(inner)
             }

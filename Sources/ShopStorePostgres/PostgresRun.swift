@@ -9,31 +9,32 @@ import Synchronization
 /// The run's connection and transaction. Commands of a batch run one after another, so calls
 /// never overlap; the lock only guards the ended flag against a late call.
 final class PostgresRunConnection: Sendable {
-    private let connection: PostgresConnection
+    private let leased: PostgresConnections.Leased
+    private var connection: PostgresConnection { leased.connection }
     private let logger: Logger
     private let ended = Mutex(false)
 
-    /// Opens the transaction on `connection` (which the run owns and closes at its end).
-    static func begin(on connection: PostgresConnection, logger: Logger) async throws -> PostgresRunConnection {
-        try await connection.query("BEGIN", logger: logger)
-        return PostgresRunConnection(connection: connection, logger: logger)
+    /// Opens the transaction on `leased` (which the run owns and closes at its end).
+    static func begin(on leased: PostgresConnections.Leased, logger: Logger) async throws -> PostgresRunConnection {
+        try await leased.connection.query("BEGIN", logger: logger)
+        return PostgresRunConnection(leased: leased, logger: logger)
     }
 
-    private init(connection: PostgresConnection, logger: Logger) {
-        self.connection = connection
+    private init(leased: PostgresConnections.Leased, logger: Logger) {
+        self.leased = leased
         self.logger = logger
     }
 
     /// The connection, while the run is open.
-    func connectionInTransaction() throws(ShopError) -> PostgresConnection {
+    func connectionInTransaction() throws(ShopError) -> PostgresConnections.Leased {
         if ended.withLock({ $0 }) { throw .storage("the run has ended") }
-        return connection
+        return leased
     }
 
     /// Runs `body` inside `SAVEPOINT`; on failure rolls back to it, so the run's transaction goes
     /// on without that command's changes, and rethrows.
     func inSavepoint<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let connection = try connectionInTransaction()
+        let connection = try connectionInTransaction().connection
         try await connection.query("SAVEPOINT shopsh_command", logger: logger)
         do {
             let value = try await body(connection)

@@ -154,21 +154,12 @@ enum PostgresSchema {
     /// A database whose newest version is beyond this binary's is refused, changing nothing.
     /// Returns the versions applied by this call (empty when the schema was up to date).
     @discardableResult
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws(ShopError) -> [Int] {
+    static func migrate(_ database: PostgresDatabase) async throws(ShopError) -> [Int] {
+        let logger = database.logger
         var attempt = 0
         while true {
             do {
-                try await client.query("""
-                    CREATE TABLE IF NOT EXISTS schema_migrations (
-                        version    INTEGER PRIMARY KEY,
-                        name       TEXT NOT NULL,
-                        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-                    )
-                    """, logger: logger)
-                try await client.query("""
-                    INSERT INTO schema_migrations (version, name) VALUES (0, 'lock row: migrations lock it')
-                    ON CONFLICT (version) DO NOTHING
-                    """, logger: logger)
+                try await database.connections.withConnection { leased in try await prepare(leased.connection, logger: logger) }
                 break
             } catch let error as PSQLError where attempt < 3 && PostgresErrors.isDuplicateObject(error) {
                 attempt += 1
@@ -176,33 +167,47 @@ enum PostgresSchema {
                 throw PostgresErrors.shopError(error, doing: "preparing the schema")
             }
         }
-        do {
-            return try await client.withTransaction(logger: logger) { connection -> [Int] in
-                _ = try await connection.query("SELECT version FROM schema_migrations WHERE version = 0 FOR UPDATE",
-                                           logger: logger).collect()
-                var applied = Set<Int>()
-                for try await version in try await connection.query(
-                    "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
-                ).decode(Int.self) {
-                    applied.insert(version)
-                }
-                if let newest = applied.max(), newest > version {
-                    throw ShopError.storage("this database's shop schema is version \(newest), newer than this shopsh knows (\(version)); use a newer shopsh")
-                }
-                var done: [Int] = []
-                for migration in migrations where !applied.contains(migration.version) {
-                    for statement in migration.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                    }
-                    try await connection.query(
-                        "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
-                        logger: logger)
-                    done.append(migration.version)
-                }
-                return done
-            }
-        } catch {
-            throw PostgresErrors.shopError(error, doing: "migrating the schema")
+        return try await database.write("migrating the schema") { connection in try await apply(connection, logger: logger) }
+    }
+
+    /// Makes `schema_migrations` and its lock row when missing.
+    private static func prepare(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    INTEGER PRIMARY KEY,
+                name       TEXT NOT NULL,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO schema_migrations (version, name) VALUES (0, 'lock row: migrations lock it')
+            ON CONFLICT (version) DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Under the lock row, applies the migrations not yet in; returns their versions.
+    private static func apply(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+        _ = try await connection.query("SELECT version FROM schema_migrations WHERE version = 0 FOR UPDATE",
+                                       logger: logger).collect()
+        var applied = Set<Int>()
+        for try await version in try await connection.query(
+            "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
+        ).decode(Int.self) {
+            applied.insert(version)
         }
+        if let newest = applied.max(), newest > version {
+            throw ShopError.storage("this database's shop schema is version \(newest), newer than this shopsh knows (\(version)); use a newer shopsh")
+        }
+        var done: [Int] = []
+        for migration in migrations where !applied.contains(migration.version) {
+            for statement in migration.statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                logger: logger)
+            done.append(migration.version)
+        }
+        return done
     }
 }

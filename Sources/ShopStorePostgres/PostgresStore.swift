@@ -1,13 +1,13 @@
-// PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects (a PostgresClient
-// whose run() is kept going in a task), migrates the schema, and hands out the services: products
-// so far; the other services say that they are not there yet.
+// PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects, checks that the
+// server answers, migrates the schema, and hands out the services; runs (`--atomic`, `--dry-run`)
+// and seeds get a connection of their own.
 
 import Logging
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
 
-/// A shop store on a PostgreSQL server, reached through postgres-nio's connection pool.
+/// A shop store on a PostgreSQL server, reached through postgres-nio connections.
 public final class PostgresStore: ShopStore {
     public let services: ShopServices
     /// The database's name (the prompt shows it; the history file is named after it).
@@ -16,25 +16,12 @@ public final class PostgresStore: ShopStore {
     public let location: String
     public var warnings: [String] { url.warnings }
 
-    /// The pool every service queries through.
-    let client: PostgresClient
-    /// The pool, logger and clock as the services use them.
+    /// The connections, logger and clock as the services use them.
     let database: PostgresDatabase
     /// Where the store is (with its password, which is never shown).
     private let url: PostgresConnectionURL
-    /// Sent on every connection: the application's name, and the schema to work in if not `public`.
-    private let startupParameters: [(String, String)]
-
-    static func startupParameters(searchPath: String?) -> [(String, String)] {
-        [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
-    }
     /// postgres-nio's logging, off: errors reach the operator as ShopError instead.
     let logger: Logger
-    /// Runs the pool (`client.run()`) until `close()` or deinit cancels it.
-    private let runTask: Task<Void, Never>
-
-    /// How long opening waits for the server to accept a TCP connection.
-    public static let connectTimeout: Duration = .seconds(10)
 
     /// Connects to `url`, checks that the server answers, and migrates the schema.
     ///
@@ -43,12 +30,14 @@ public final class PostgresStore: ShopStore {
     ///   - searchPath: a schema to work in instead of `public` (tests use one per case).
     ///   - migrate: false to open without touching the schema (e.g. a read-only role).
     ///   - clock: what stamps the rows the services write (the system's clock by default).
+    ///   - interrupted: whether the operator pressed Ctrl-C; a query running then is cancelled on the server.
     public static func open(_ url: PostgresConnectionURL, searchPath: String? = nil, migrate: Bool = true,
-                            clock: ShopClock = .system) async throws(ShopError) -> PostgresStore {
-        let store = PostgresStore(url: url, searchPath: searchPath, clock: clock)
+                            clock: ShopClock = .system,
+                            interrupted: @escaping @Sendable () -> Bool = { false }) async throws(ShopError) -> PostgresStore {
+        let store = PostgresStore(url: url, searchPath: searchPath, clock: clock, interrupted: interrupted)
         do {
             try await store.ping()
-            if migrate { try await PostgresSchema.migrate(store.client, logger: store.logger) }
+            if migrate { try await PostgresSchema.migrate(store.database) }
         } catch {
             store.close()
             throw error
@@ -56,58 +45,10 @@ public final class PostgresStore: ShopStore {
         return store
     }
 
-    private init(url: PostgresConnectionURL, searchPath: String?, clock: ShopClock) {
-        let tls: PostgresClient.Configuration.TLS = switch url.tls {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
-        }
-        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
-                                                         password: url.password, database: url.database, tls: tls)
-        configuration.options.connectTimeout = Self.connectTimeout
-        let startupParameters = Self.startupParameters(searchPath: searchPath)
-        configuration.options.additionalStartupParameters = startupParameters
+    private init(url: PostgresConnectionURL, searchPath: String?, clock: ShopClock, interrupted: @escaping @Sendable () -> Bool) {
         let logger = Logger(label: "shopsh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        self.url = url
-        self.startupParameters = startupParameters
-        self.logger = logger
-        self.runTask = Task { await client.run() }
-        self.displayName = url.database
-        self.location = url.description
-        self.database = PostgresDatabase(client: client, logger: logger, clock: clock)
-        self.services = Self.services(on: database)
-    }
-
-    /// Every service, reaching the server through `database` (the pool, or a run's connection).
-    static func services(on database: PostgresDatabase) -> ShopServices {
-        let pending = PostgresPendingServices()
-        return ShopServices(products: PostgresProductService(database: database),
-                            baskets: pending, favorites: pending, users: pending, orders: pending,
-                            currencies: pending, completions: nil)
-    }
-
-    deinit { runTask.cancel() }
-
-    /// Opens one connection of its own (not through the pool, which would keep retrying a server
-    /// that refuses it) and runs `SELECT 1`: an unreachable server, a wrong password or a missing
-    /// database fails here at once, in one line, with the server's own words.
-    func ping() async throws(ShopError) {
-        let connection = try await connect(doing: "connecting to \(location)")
-        do {
-            _ = try await connection.query("SELECT 1", logger: logger).collect()
-        } catch {
-            try? await connection.close()
-            throw PostgresErrors.shopError(error, doing: "connecting to \(location)")
-        }
-        try? await connection.close()
-    }
-
-    /// A connection outside the pool, for a run or a seed (which hold one for their whole length).
-    func connect(doing what: String) async throws(ShopError) -> PostgresConnection {
-        let url = self.url
-        do {
+        let parameters = [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
+        let connections = PostgresConnections(logger: logger) {
             let tls: PostgresConnection.Configuration.TLS = switch url.tls {
             case .disable: .disable
             case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
@@ -115,23 +56,49 @@ public final class PostgresStore: ShopStore {
             }
             var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
                                                                  password: url.password, database: url.database, tls: tls)
-            configuration.options.connectTimeout = .seconds(Int64(Self.connectTimeout.components.seconds))
-            configuration.options.additionalStartupParameters = startupParameters
-            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-        } catch {
-            throw PostgresErrors.shopError(error, doing: what)
+            configuration.options.connectTimeout = .seconds(PostgresConnections.connectTimeout)
+            configuration.options.additionalStartupParameters = parameters
+            return configuration
+        }
+        self.url = url
+        self.logger = logger
+        self.displayName = url.database
+        self.location = url.description
+        self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, interrupted: interrupted)
+        self.services = Self.services(on: database)
+    }
+
+    /// Every service, reaching the server through `database` (kept connections, or a run's).
+    static func services(on database: PostgresDatabase) -> ShopServices {
+        let pending = PostgresPendingServices()
+        return ShopServices(products: PostgresProductService(database: database),
+                            baskets: pending, favorites: pending, users: pending, orders: pending,
+                            currencies: pending, completions: nil)
+    }
+
+    /// Runs `SELECT 1` on a connection: an unreachable server, a wrong password or a missing
+    /// database fails here at once, in one line, with the server's own words.
+    func ping() async throws(ShopError) {
+        try await database.read("connecting to \(location)") { connection in
+            _ = try await connection.query("SELECT 1", logger: logger).collect()
         }
     }
 
     /// Starts a run: a connection of its own with an open transaction; its services use it.
     public func beginRun() async throws -> any StoreRun {
-        let connection = try await connect(doing: "starting the run's transaction")
+        let what = "starting the run's transaction"
+        let leased: PostgresConnections.Leased
         do {
-            let run = try await PostgresRunConnection.begin(on: connection, logger: logger)
+            leased = try await database.connections.connect()
+        } catch {
+            throw PostgresErrors.shopError(error, doing: what)
+        }
+        do {
+            let run = try await PostgresRunConnection.begin(on: leased, logger: logger)
             return PostgresRun(services: Self.services(on: database.joining(run)), connection: run)
         } catch {
-            try? await connection.close()
-            throw PostgresErrors.shopError(error, doing: "starting the run's transaction")
+            try? await leased.connection.close()
+            throw PostgresErrors.shopError(error, doing: what)
         }
     }
 
@@ -139,8 +106,17 @@ public final class PostgresStore: ShopStore {
         try await PostgresSeeder.seed(database, body)
     }
 
-    /// Stops the pool: its connections close and `run()` returns.
+    /// Closes the kept connections (in the background: the process is ending).
     public func close() {
-        runTask.cancel()
+        let connections = database.connections
+        Task { await connections.closeAll() }
+    }
+}
+
+extension PostgresStore {
+    /// Runs `query` on one of the store's connections (for tests and set-up: services use `database`).
+    func execute(_ query: PostgresQuery) async throws {
+        let logger = self.logger
+        try await database.connections.withConnection { leased in _ = try await leased.connection.query(query, logger: logger).collect() }
     }
 }

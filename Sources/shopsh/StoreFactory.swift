@@ -67,7 +67,9 @@ enum StoreFactory {
     private static func openServer(_ url: String, environment: [String: String], migrate: Bool) throws(ShopError) -> PostgresStore {
         let parsed = try PostgresConnectionURL(url, environment: environment)
         return try Blocking.run { () async -> Result<PostgresStore, ShopError> in
-            do throws(ShopError) { return .success(try await PostgresStore.open(parsed, migrate: migrate)) } catch { return .failure(error) }
+            do throws(ShopError) {
+                return .success(try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested }))
+            } catch { return .failure(error) }
         }.get()
     }
 

@@ -20,9 +20,9 @@ final class PostgresFixture: StoreFixture {
         let store = try await PostgresStore.open(try PostgresTestServer.connectionURL(),
                                                  searchPath: try await PostgresTestServer.makeSchema())
         for currency in currencyList {
-            try await store.client.query("""
+            try await store.execute("""
                 INSERT INTO currencies (code, name, minor_units) VALUES (\(currency.code), \(currency.name), \(currency.minorUnits))
-                """, logger: store.logger)
+                """)
         }
         return store
     }

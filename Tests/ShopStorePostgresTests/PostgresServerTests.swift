@@ -36,7 +36,7 @@ struct PostgresServerTests {
         let store = try await PostgresStore.open(url, searchPath: schema)
         defer { store.close() }
         #expect(try await tables(in: schema) == Set(PostgresSchema.tableNames + ["schema_migrations"]))
-        let again = try await PostgresSchema.migrate(store.client, logger: store.logger)
+        let again = try await PostgresSchema.migrate(store.database)
         #expect(again.isEmpty)
         #expect(store.displayName == url.database)
     }
@@ -50,7 +50,7 @@ struct PostgresServerTests {
                 group.addTask {
                     let store = try await PostgresStore.open(url, searchPath: schema, migrate: false)
                     defer { store.close() }
-                    return try await PostgresSchema.migrate(store.client, logger: store.logger).count
+                    return try await PostgresSchema.migrate(store.database).count
                 }
             }
             var applied: [Int] = []
@@ -77,8 +77,7 @@ struct PostgresServerTests {
         let store = try await PostgresStore.open(url, searchPath: schema)
         defer { store.close() }
         let newer = PostgresSchema.version + 1
-        try await store.client.query("INSERT INTO schema_migrations (version, name) VALUES (\(newer), 'from the future')",
-                                     logger: store.logger)
+        try await store.execute("INSERT INTO schema_migrations (version, name) VALUES (\(newer), 'from the future')")
         await #expect(throws: ShopError.self) {
             let again = try await PostgresStore.open(url, searchPath: schema)
             again.close()
