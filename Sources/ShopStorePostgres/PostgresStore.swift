@@ -70,9 +70,11 @@ public final class PostgresStore: ShopStore {
         self.displayName = url.database
         self.location = url.description
         let pending = PostgresPendingServices()
-        self.services = ShopServices(products: PostgresProductService(database: PostgresDatabase(client: client, logger: logger, clock: clock)),
-                                     baskets: pending, favorites: pending, users: pending, orders: pending,
-                                     currencies: pending, completions: nil)
+        let database = PostgresDatabase(client: client, logger: logger, clock: clock)
+        self.services = ShopServices(products: PostgresProductService(database: database),
+                                     baskets: pending, favorites: PostgresFavoritesService(database: database),
+                                     users: PostgresUserService(database: database), orders: pending,
+                                     currencies: PostgresCurrencyService(database: database), completions: nil)
     }
 
     deinit { runTask.cancel() }
