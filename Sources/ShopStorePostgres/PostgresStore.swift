@@ -72,8 +72,9 @@ public final class PostgresStore: ShopStore {
     static func services(on database: PostgresDatabase) -> ShopServices {
         let pending = PostgresPendingServices()
         return ShopServices(products: PostgresProductService(database: database),
-                            baskets: pending, favorites: pending, users: pending, orders: pending,
-                            currencies: pending, completions: nil)
+                            baskets: pending, favorites: PostgresFavoritesService(database: database),
+                            users: PostgresUserService(database: database), orders: pending,
+                            currencies: PostgresCurrencyService(database: database), completions: nil)
     }
 
     /// Runs `SELECT 1` on a connection: an unreachable server, a wrong password or a missing

@@ -35,7 +35,7 @@ struct SQLiteCurrencyService: CurrencyService {
                 SELECT date, rate FROM currency_rates WHERE code = ? AND (?2 IS NULL OR date <= ?2)
                 ORDER BY date DESC LIMIT 1
                 """, arguments: [code, date])
-            return try row.map { try Self.rate(code: code, date: $0[0], text: $0[1]) }
+            return try row.map { try CurrencyRate.stored(date: $0[0], currency: code, text: $0[1]) }
         }
     }
 
@@ -46,7 +46,7 @@ struct SQLiteCurrencyService: CurrencyService {
                 SELECT code, max(date), rate FROM currency_rates WHERE ?1 IS NULL OR date <= ?1
                 GROUP BY code ORDER BY code
                 """, arguments: [date])
-                .map { try Self.rate(code: $0[0], date: $0[1], text: $0[2]) }
+                .map { try CurrencyRate.stored(date: $0[1], currency: $0[0], text: $0[2]) }
         }
     }
 
@@ -68,17 +68,9 @@ struct SQLiteCurrencyService: CurrencyService {
             // One prepared statement for all rows: the full ECB history is over 200,000 of them.
             let insert = try db.makeStatement(sql: "INSERT OR REPLACE INTO currency_rates (date, code, rate) VALUES (?, ?, ?)")
             for rate in rates {
-                try insert.execute(arguments: [rate.date, rate.currency, rate.rate.normalized.description])
+                try insert.execute(arguments: [rate.date, rate.currency, rate.storedText])
             }
             return rates.count
         }
-    }
-
-    /// A stored row as a rate; a rate that does not parse means the file was damaged.
-    static func rate(code: String, date: String, text: String) throws -> CurrencyRate {
-        guard let rate = ExactDecimal.parse(text, maxScale: ECBRatesDecoder.rateScale) else {
-            throw ShopError.storage("the stored \(code) rate of \(date) is not a number: \"\(text)\"")
-        }
-        return CurrencyRate(date: date, currency: code, rate: rate)
     }
 }

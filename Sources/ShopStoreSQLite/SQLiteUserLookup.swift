@@ -1,4 +1,5 @@
-// SQLiteUserLookup: the one place where a USER reference (id, username or email) becomes a user.
+// SQLiteUserLookup: the one place where the SQLite store turns a USER reference (id, username or
+// email) into a user, following ShopCore's UserReference (order of lookups, suggestions, error).
 
 import GRDB
 import ShopCore
@@ -9,37 +10,25 @@ enum SQLiteUserLookup {
     /// The user whose id, username or email (case-insensitive) is `reference`. When none is,
     /// the error names up to three close matches.
     static func find(_ db: Database, _ reference: String) throws -> User {
-        let trimmed = reference.trimmingASCIISpaces
-        if let id = Int64(trimmed),
+        let reference = UserReference(reference)
+        if let id = reference.id,
            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE id = ?"), arguments: [id]) {
             return user(row)
         }
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE username = ? OR email = ?"),
-                                      arguments: [trimmed, trimmed]) {
+                                      arguments: [reference.name, reference.name]) {
             return user(row)
         }
-        let close = try suggestions(db, trimmed)
-        let hint = close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"
-        throw ShopError.notFound("no user with id, username or email \"\(reference)\"\(hint)")
+        throw reference.notFound(suggesting: try suggestions(db, reference))
     }
 
-    /// Usernames that start like `reference`, or are within two edits of it.
-    static func suggestions(_ db: Database, _ reference: String) throws -> [String] {
-        // Edit distances cost length × length: a pasted paragraph gets no suggestions.
-        guard !reference.isEmpty, reference.count <= 64 else { return [] }
-        let prefix = String(reference.lowercased().prefix(3))
+    /// Usernames close to `reference` (see `UserReference.suggestions(among:)`).
+    static func suggestions(_ db: Database, _ reference: UserReference) throws -> [String] {
+        guard let pattern = reference.candidatePattern else { return [] }
         let candidates = try String.fetchAll(db, sql: """
-            SELECT username FROM users WHERE username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' LIMIT 200
-            """, arguments: [LikePattern.prefix(prefix), LikePattern.prefix(prefix)])
-        let lower = reference.lowercased()
-        let allowed = Swift.max(2, lower.count / 3)
-        var scored: [(name: String, distance: Int)] = []
-        for candidate in candidates {
-            let distance = EditDistance.between(candidate, lower)
-            if distance <= allowed || candidate.lowercased().hasPrefix(lower) { scored.append((candidate, distance)) }
-        }
-        scored.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
-        return scored.prefix(3).map { $0.name }
+            SELECT username FROM users WHERE username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' LIMIT ?
+            """, arguments: [pattern, pattern, UserReference.maxCandidates])
+        return reference.suggestions(among: candidates)
     }
 
     static func user(_ row: Row) -> User {

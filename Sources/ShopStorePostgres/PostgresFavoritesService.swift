@@ -1,0 +1,128 @@
+// PostgresFavoritesService: favourites on PostgreSQL. One row per (user, product); adding twice
+// changes nothing; a toggle is one transaction. A user's list streams row by row from the server,
+// sorted and paged in SQL; every value is a bound parameter.
+
+import Logging
+import PostgresNIO
+import ShopCore
+
+/// Who favourited what, and the most favourited products, on a PostgreSQL server.
+struct PostgresFavoritesService: FavoritesService {
+    let database: PostgresDatabase
+
+    /// The product columns (`PostgresProductService.columns`), prefixed with the products table's alias `p`.
+    static let productColumns = PostgresProductService.columns
+        .split(separator: ",")
+        .map { "p." + $0.filter { !$0.isWhitespace } }
+        .joined(separator: ", ")
+
+    /// A product's columns (as `PostgresProductService.ProductRow`) and one more: `added_at` as
+    /// epoch seconds, or the favourite count.
+    typealias ProductAndNumberRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int, Int64)
+
+    /// Output field name → SQL expression, for `--sort`: the product's fields sort as
+    /// `PostgresProductService.sortColumns` sorts them, on the alias `p`.
+    static let sortColumns: [String: String] = [
+        "product_id": "p.id", "sku": "p.sku COLLATE \"C\"", "title": "lower(p.title) COLLATE \"C\"",
+        "category": "p.category COLLATE \"C\"", "brand": "lower(p.brand) COLLATE \"C\"", "price": "p.price_minor",
+        "discount_percentage": "p.discount_hundredths", "stock": "p.stock", "rating": "p.rating_hundredths",
+        "added_at": "f.added_at",
+    ]
+
+    func listFavorites(_ user: String, page: Page, _ body: (FavoriteProduct) throws -> Void) async throws {
+        let terms = try PostgresPaging.orderBy(page, sortColumns: Self.sortColumns, tieBreaker: "f.added_at, p.id")
+        let limit = page.limit.map { max(0, $0) }
+        let offset = max(0, page.offset)
+        try await database.read("listing favourites") { connection in
+            let owner = try await PostgresUserLookup.find(connection, user, logger: database.logger)
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.productColumns), \(unescaped: PostgresTimes.epochSeconds("f.added_at"))
+                FROM favorites f JOIN products p ON p.id = f.product_id
+                WHERE f.user_id = \(owner.id)
+                ORDER BY \(unescaped: terms)
+                LIMIT \(limit) OFFSET \(offset)
+                """, logger: database.logger)
+            for try await row in rows.decode(ProductAndNumberRow.self) {
+                try body(FavoriteProduct(product: Self.product(row), addedAt: ShopClock.timestamp(row.12)))
+            }
+        }
+    }
+
+    func addFavorite(_ user: String, product: String) async throws -> Bool {
+        let stamp = database.clock.timestamp()
+        return try await database.write("adding a favourite") { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
+            let rows = try await connection.query("""
+                INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(userID), \(productID), \(stamp)::timestamptz)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: database.logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    func removeFavorite(_ user: String, product: String) async throws -> Bool {
+        try await database.write("removing a favourite") { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
+            return try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
+        }
+    }
+
+    /// Two toggles at once of one favourite never fail: the later insert finds the row there and
+    /// leaves it (the product is a favourite either way).
+    func toggleFavorite(_ user: String, product: String) async throws -> Bool {
+        let stamp = database.clock.timestamp()
+        return try await database.write("toggling a favourite") { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
+            if try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger) { return false }
+            try await connection.query("""
+                INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(userID), \(productID), \(stamp)::timestamptz)
+                ON CONFLICT DO NOTHING
+                """, logger: database.logger)
+            return true
+        }
+    }
+
+    func topFavorites(limit: Int) async throws -> [FavoriteCount] {
+        guard limit >= 0 else { throw ShopError.invalidInput("the limit must be 0 or more") }
+        return try await database.read("counting favourites") { connection in
+            var top: [FavoriteCount] = []
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.productColumns), count(*) AS favorite_count
+                FROM favorites f JOIN products p ON p.id = f.product_id
+                GROUP BY p.id
+                ORDER BY favorite_count DESC, p.id
+                LIMIT \(limit)
+                """, logger: database.logger)
+            for try await row in rows.decode(ProductAndNumberRow.self) {
+                top.append(FavoriteCount(product: Self.product(row), count: Int(row.12)))
+            }
+            return top
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The ids of the user and product named, with the lookups' own errors.
+    static func resolve(_ connection: PostgresConnection, user: String, product: String,
+                        logger: Logger) async throws -> (Int64, Int64) {
+        let owner = try await PostgresUserLookup.find(connection, user, logger: logger)
+        let item = try await PostgresProductService.find(connection, product, logger: logger)
+        return (owner.id, item.id)
+    }
+
+    /// Deletes one favourite; whether there was one.
+    static func delete(_ connection: PostgresConnection, userID: Int64, productID: Int64, logger: Logger) async throws -> Bool {
+        for try await _ in try await connection.query(
+            "DELETE FROM favorites WHERE user_id = \(userID) AND product_id = \(productID) RETURNING 1", logger: logger
+        ) {
+            return true
+        }
+        return false
+    }
+
+    /// The product in a row's first columns.
+    static func product(_ row: ProductAndNumberRow) -> Product {
+        PostgresProductService.product((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
+    }
+}
