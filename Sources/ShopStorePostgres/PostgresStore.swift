@@ -1,6 +1,6 @@
 // PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects (a PostgresClient
-// whose run() is kept going in a task), migrates the schema, and hands out the services: products
-// so far; the other services say that they are not there yet.
+// whose run() is kept going in a task), migrates the schema, and hands out the services: products,
+// baskets and orders so far; the other services say that they are not there yet.
 
 import Logging
 import PostgresNIO
@@ -70,8 +70,10 @@ public final class PostgresStore: ShopStore {
         self.displayName = url.database
         self.location = url.description
         let pending = PostgresPendingServices()
-        self.services = ShopServices(products: PostgresProductService(database: PostgresDatabase(client: client, logger: logger, clock: clock)),
-                                     baskets: pending, favorites: pending, users: pending, orders: pending,
+        let database = PostgresDatabase(client: client, logger: logger, clock: clock)
+        self.services = ShopServices(products: PostgresProductService(database: database),
+                                     baskets: PostgresBasketService(database: database), favorites: pending, users: pending,
+                                     orders: PostgresOrderService(database: database),
                                      currencies: pending, completions: nil)
     }
 
