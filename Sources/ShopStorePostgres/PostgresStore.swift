@@ -1,6 +1,6 @@
 // PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects (a PostgresClient
 // whose run() is kept going in a task), migrates the schema, and hands out the services: products,
-// baskets and orders so far; the other services say that they are not there yet.
+// baskets, orders and completion so far; the other services say that they are not there yet.
 
 import Logging
 import PostgresNIO
@@ -74,7 +74,7 @@ public final class PostgresStore: ShopStore {
         self.services = ShopServices(products: PostgresProductService(database: database),
                                      baskets: PostgresBasketService(database: database), favorites: pending, users: pending,
                                      orders: PostgresOrderService(database: database),
-                                     currencies: pending, completions: nil)
+                                     currencies: pending, completions: PostgresCompletionSource(database: database))
     }
 
     deinit { runTask.cancel() }

@@ -1,6 +1,6 @@
 // PostgresContractTests: the store contract (Tests/StoreContract) against the PostgreSQL store,
 // each case on a new schema of the server in SHOPSH_TEST_POSTGRES. Only the areas the store has
-// so far run here (products, baskets, checkout, orders, concurrency); the others join
+// so far run here (products, baskets, checkout, orders, concurrency, completions); the others join
 // as their services are written (issue 12).
 
 import Foundation
@@ -49,6 +49,7 @@ final class PostgresFixture: StoreFixture {
             "orders/unknown orders are notFound", "orders/list filters by user, status and days",
             "orders/bad date filters are refused", "orders/stats per status and day",
             "concurrency/8 tasks × 250 increments of one line make 2000", "concurrency/the last item is sold once",
+            "completions/users by username or email prefix", "completions/order ids by decimal prefix",
         ]
         return Dictionary(uniqueKeysWithValues: needUsers.map { ($0, users) }).merging([
             "products/delete removes the product and its lines, orders keep copies":
@@ -77,4 +78,5 @@ struct PostgresStoreContractTests {
     @Test func checkout() async { await StoreContract.checkout(fixture) }
     @Test func orders() async { await StoreContract.orders(fixture) }
     @Test func concurrency() async { await StoreContract.concurrency(fixture) }
+    @Test func completions() async { await StoreContract.completions(fixture) }
 }
