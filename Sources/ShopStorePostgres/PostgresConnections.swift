@@ -48,6 +48,14 @@ actor PostgresConnections {
         }
     }
 
+    /// Idle connections still open are closed in the background (postgres-nio requires a
+    /// connection to be closed before it goes away; the task keeps each until then).
+    deinit {
+        let remaining = idle.map(\.connection)
+        guard !remaining.isEmpty else { return }
+        Task.detached { for connection in remaining { try? await connection.close() } }
+    }
+
     /// A new connection of the caller's own, outside the limit (a run's, a seed's, a cancel's).
     func connect() async throws -> Leased {
         let id = nextID

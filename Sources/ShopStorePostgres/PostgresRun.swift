@@ -25,6 +25,13 @@ final class PostgresRunConnection: Sendable {
         self.logger = logger
     }
 
+    /// A run dropped without `end` is rolled back by closing its connection (in the background).
+    deinit {
+        guard !ended.withLock({ $0 }) else { return }
+        let connection = leased.connection
+        Task.detached { try? await connection.close() }
+    }
+
     /// The connection, while the run is open.
     func connectionInTransaction() throws(ShopError) -> PostgresConnections.Leased {
         if ended.withLock({ $0 }) { throw .storage("the run has ended") }

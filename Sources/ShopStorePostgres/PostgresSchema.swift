@@ -137,6 +137,15 @@ enum PostgresSchema {
             """,
             "CREATE INDEX currency_rates_by_date ON currency_rates (date)",
         ]),
+        // Tab completion's prefix searches are range conditions on byte order (`COLLATE "C"`),
+        // which the database's default collation's indexes cannot serve (unless it is C itself).
+        PostgresMigration(version: 2, name: "v2: completion indexes", statements: [
+            "CREATE INDEX products_sku_prefix ON products ((lower(sku)) COLLATE \"C\")",
+            "CREATE INDEX products_category_prefix ON products (category COLLATE \"C\")",
+            "CREATE INDEX users_username_prefix ON users ((lower(username)) COLLATE \"C\")",
+            "CREATE INDEX users_email_prefix ON users ((lower(email)) COLLATE \"C\")",
+            "CREATE INDEX currencies_code_prefix ON currencies (code COLLATE \"C\")",
+        ]),
     ]
 
     /// The schema version of a store with every migration of this binary.

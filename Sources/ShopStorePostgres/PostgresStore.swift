@@ -70,11 +70,13 @@ public final class PostgresStore: ShopStore {
 
     /// Every service, reaching the server through `database` (kept connections, or a run's).
     static func services(on database: PostgresDatabase) -> ShopServices {
-        let pending = PostgresPendingServices()
-        return ShopServices(products: PostgresProductService(database: database),
-                            baskets: pending, favorites: PostgresFavoritesService(database: database),
-                            users: PostgresUserService(database: database), orders: pending,
-                            currencies: PostgresCurrencyService(database: database), completions: nil)
+        ShopServices(products: PostgresProductService(database: database),
+                     baskets: PostgresBasketService(database: database),
+                     favorites: PostgresFavoritesService(database: database),
+                     users: PostgresUserService(database: database),
+                     orders: PostgresOrderService(database: database),
+                     currencies: PostgresCurrencyService(database: database),
+                     completions: PostgresCompletionSource(database: database))
     }
 
     /// Runs `SELECT 1` on a connection: an unreachable server, a wrong password or a missing
@@ -119,5 +121,17 @@ extension PostgresStore {
     func execute(_ query: PostgresQuery) async throws {
         let logger = self.logger
         try await database.connections.withConnection { leased in _ = try await leased.connection.query(query, logger: logger).collect() }
+    }
+}
+
+extension PostgresStore {
+    /// The first column of `query`'s rows, as text (for tests: e.g. an `EXPLAIN`).
+    func textColumn(_ query: PostgresQuery) async throws -> [String] {
+        let logger = self.logger
+        return try await database.connections.withConnection { leased in
+            var lines: [String] = []
+            for try await line in try await leased.connection.query(query, logger: logger).decode(String.self) { lines.append(line) }
+            return lines
+        }
     }
 }

@@ -25,8 +25,7 @@ struct SQLiteBasketService: BasketService {
         return try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
-            try BasketRules.checkActive(customer, "add to the basket of")
-            try BasketRules.checkInStock(item)
+            try BasketRules.checkAdd(customer, item)
             try Self.checkRoom(db, customer, item)
             // One statement: inserts the line or increments it, unless that would pass the limit.
             let stored = try Int.fetchOne(db.cachedStatement(sql: """
@@ -38,7 +37,7 @@ struct SQLiteBasketService: BasketService {
             guard let stored else {
                 let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                                arguments: [customer.id, item.id]) ?? 0
-                throw ShopError.conflict("cannot add \(quantity) × \(item.sku) to the basket of \(customer.username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
+                throw BasketRules.lineFull(customer, item, adding: quantity, current: current)
             }
             return Self.line(customer.id, item, quantity: stored)
         }
@@ -53,18 +52,13 @@ struct SQLiteBasketService: BasketService {
                 db.cachedStatement(sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?"),
                 arguments: [customer.id, item.id])
             if quantity == 0 {
-                guard current != nil else {
-                    throw ShopError.notFound("product \(item.id) (\(item.sku)) is not in the basket of \(customer.username)")
-                }
+                guard current != nil else { throw BasketRules.notInBasket(customer, item) }
                 try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                arguments: [customer.id, item.id])
                 return nil
             }
-            // Lowering a line is always allowed; raising one (or adding it) is buying more.
-            if quantity > (current ?? 0) {
-                try BasketRules.checkActive(customer, "add to the basket of")
-                try BasketRules.checkInStock(item)
-                if current == nil { try Self.checkRoom(db, customer, item) }
+            if try BasketRules.checkSet(customer, item, from: current, to: quantity) {
+                try Self.checkRoom(db, customer, item)
             }
             try db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
@@ -80,9 +74,7 @@ struct SQLiteBasketService: BasketService {
             let item = try SQLiteProductService.find(db, product)
             try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
                            arguments: [customer.id, item.id])
-            guard db.changesCount > 0 else {
-                throw ShopError.notFound("product \(item.id) (\(item.sku)) is not in the basket of \(customer.username)")
-            }
+            guard db.changesCount > 0 else { throw BasketRules.notInBasket(customer, item) }
         }
     }
 
@@ -104,31 +96,23 @@ struct SQLiteBasketService: BasketService {
     /// the basket. Runs inside the caller's transaction: any error leaves everything unchanged.
     static func checkout(_ db: Database, _ user: String, now: String) throws -> Order {
         let customer = try SQLiteUserLookup.find(db, user)
-        try BasketRules.checkActive(customer, "check out the basket of")
         let rows = try Row.fetchAll(db, sql: """
             SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.stock
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
             """, arguments: [customer.id])
-        guard !rows.isEmpty else {
-            throw ShopError.conflict("basket is empty: \(customer.username) has nothing to check out")
+        try BasketRules.checkCheckout(customer, lines: rows.count)
+        let lines = rows.map { row in
+            var line = line(userID: customer.id)(row)
+            line.stock = row[6]
+            return line
         }
-        let lines = rows.map(line(userID: customer.id))
-        let shortages = zip(lines, rows).compactMap { line, row -> String? in
-            let stock: Int = row[6]
-            return line.quantity > stock ? "\(line.sku) (\(line.title)): wanted \(line.quantity), in stock \(stock)" : nil
-        }
-        guard shortages.isEmpty else {
-            throw ShopError.conflict("not enough stock to check out the basket of \(customer.username); nothing was changed: "
-                                     + shortages.joined(separator: "; "))
-        }
+        try BasketRules.checkStock(customer, lines)
         for line in lines {
             try db.execute(sql: """
                 UPDATE products SET stock = stock - ?, updated_at = ? WHERE id = ? AND stock >= ?
                 """, arguments: [line.quantity, now, line.productID, line.quantity])
-            guard db.changesCount == 1 else {
-                throw ShopError.conflict("not enough stock of \(line.sku) (\(line.title)) to check out; nothing was changed")
-            }
+            guard db.changesCount == 1 else { throw BasketRules.stockTaken(line) }
         }
         let basket = Basket(user: customer, lines: lines)
         try db.execute(sql: """

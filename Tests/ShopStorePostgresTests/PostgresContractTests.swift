@@ -1,7 +1,5 @@
 // PostgresContractTests: the store contract (Tests/StoreContract) against the PostgreSQL store,
-// each case on a new schema of the server in SHOPSH_TEST_POSTGRES. Only the areas the store has
-// so far run here (products, users, favourites, currency); the others join as their services are
-// written (issue 12).
+// each case on a new schema of the server in SHOPSH_TEST_POSTGRES: every area, as on SQLite.
 
 import Foundation
 import PostgresNIO
@@ -27,42 +25,6 @@ final class PostgresFixture: StoreFixture {
         }
         return store
     }
-
-    /// Cases that need services the PostgreSQL store does not have yet (baskets, checkout, orders):
-    /// a refusal's check (`expectRefused`) snapshots the whole store through every service, listing
-    /// the orders and each user's basket, so every case with a refusal fails there; the others
-    /// place an order. They report as known issues until those services exist, and as errors once
-    /// they pass (then remove them here).
-    var knownIssues: [String: Comment] {
-        let snapshot: Comment = "a refusal's store snapshot lists the orders and each user's basket: not on PostgreSQL yet"
-        let checkout: Comment = "places an order (baskets, checkout and orders): not on PostgreSQL yet"
-        return [
-            "products/delete removes the product and its lines, orders keep copies": checkout,
-            "products/a taken SKU is refused": snapshot,
-            "products/SKU lookup and uniqueness agree on case": snapshot,
-            "products/bad products are refused": snapshot,
-            "products/a price in another currency is refused": snapshot,
-            "products/out-of-range discount and rating are refused as input": snapshot,
-            "products/bad updates are refused": snapshot,
-            "products/stock +N, -N and =N": snapshot,
-            "products/negative stock amounts are refused": snapshot,
-            "products/import is all or nothing": snapshot,
-            "products/list filters and counts": snapshot,
-            "products/sort ascending and descending on every sortable field": snapshot,
-            "users/unknown users are notFound": snapshot,
-            "users/a taken username or email is refused in any case": snapshot,
-            "users/bad users are refused": snapshot,
-            "users/bad updates are refused": snapshot,
-            "users/passwords are set and checked": snapshot,
-            "users/delete keeps the user's orders": checkout,
-            "users/list filters, sort and paging": snapshot,
-            "favorites/a user's list sorts and pages in the store": snapshot,
-            "favorites/unknown users and products are notFound": snapshot,
-            "currency/the ISO list and minor units": snapshot,
-            "currency/an ECB import stores all its rates or none": snapshot,
-            "currency/a store without an ISO list refuses imports": snapshot,
-        ]
-    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
@@ -71,6 +33,12 @@ struct PostgresStoreContractTests {
 
     @Test func products() async { await StoreContract.products(fixture) }
     @Test func users() async { await StoreContract.users(fixture) }
+    @Test func baskets() async { await StoreContract.baskets(fixture) }
+    @Test func checkout() async { await StoreContract.checkout(fixture) }
     @Test func favorites() async { await StoreContract.favorites(fixture) }
+    @Test func orders() async { await StoreContract.orders(fixture) }
+    @Test func concurrency() async { await StoreContract.concurrency(fixture) }
+    @Test func completions() async { await StoreContract.completions(fixture) }
     @Test func currency() async { await StoreContract.currency(fixture) }
+    @Test func runTransactions() async { await StoreContract.runTransactions(fixture) }
 }

@@ -34,6 +34,59 @@ public enum BasketRules {
     }
 }
 
+extension BasketRules {
+    /// Adding to a basket is buying: only an active customer, only a product in stock.
+    public static func checkAdd(_ user: User, _ product: Product) throws(ShopError) {
+        try checkActive(user, "add to the basket of")
+        try checkInStock(product)
+    }
+
+    /// Setting a line that holds `current` (nil: no line) to `quantity`, which is not 0 (0 removes
+    /// the line). Lowering a line is always allowed; raising one (or adding it) is buying more.
+    /// Returns true when the set adds a line, so the store checks the basket's room.
+    public static func checkSet(_ user: User, _ product: Product, from current: Int?, to quantity: Int) throws(ShopError) -> Bool {
+        guard quantity > (current ?? 0) else { return false }
+        try checkAdd(user, product)
+        return current == nil
+    }
+
+    /// An increment of `quantity` that would take the line (holding `current`) past `BasketLimits.maxQuantity`.
+    public static func lineFull(_ user: User, _ product: Product, adding quantity: Int, current: Int) -> ShopError {
+        .conflict("cannot add \(quantity) × \(product.sku) to the basket of \(user.username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
+    }
+
+    /// A product that is not in the user's basket (to remove, or to set to 0).
+    public static func notInBasket(_ user: User, _ product: Product) -> ShopError {
+        .notFound("product \(product.id) (\(product.sku)) is not in the basket of \(user.username)")
+    }
+
+    /// Checks out a basket: the customer is active and the basket is not empty.
+    public static func checkCheckout(_ user: User, lines: Int) throws(ShopError) {
+        try checkActive(user, "check out the basket of")
+        guard lines > 0 else {
+            throw .conflict("basket is empty: \(user.username) has nothing to check out")
+        }
+    }
+
+    /// Every line's stock (as read with the line) covers its quantity; otherwise one error naming
+    /// each short line. A line without a stock is not checked.
+    public static func checkStock(_ user: User, _ lines: [BasketLine]) throws(ShopError) {
+        let shortages = lines.compactMap { line -> String? in
+            guard let stock = line.stock, line.quantity > stock else { return nil }
+            return "\(line.sku) (\(line.title)): wanted \(line.quantity), in stock \(stock)"
+        }
+        guard shortages.isEmpty else {
+            throw .conflict("not enough stock to check out the basket of \(user.username); nothing was changed: "
+                            + shortages.joined(separator: "; "))
+        }
+    }
+
+    /// A line whose stock was taken by someone else between the check and the update.
+    public static func stockTaken(_ line: BasketLine) -> ShopError {
+        .conflict("not enough stock of \(line.sku) (\(line.title)) to check out; nothing was changed")
+    }
+}
+
 extension OrderStatus {
     /// Refuses a move of order `id` from this status to `next` that the order's life does not allow,
     /// naming the moves that are allowed.
