@@ -21,12 +21,12 @@ struct CompletionTests {
         try terminal.start()
         // Two users start with "emi" (emilys, emilyt): Tab inserts their emails' common part.
         try terminal.send("basket show emi", "Tab")
-        try terminal.waitFor { $0.contains("shop> basket show emily.") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> basket show emily.") }
         // readline lists the candidates on the second Tab after one that changed the line.
         try terminal.send("Tab", "Tab")
         try terminal.waitFor { $0.contains("emily.brown@x.dummyjson.com") && $0.contains("emily.johnson@x.dummyjson.com") }
         try terminal.send("j", "Tab")
-        try terminal.waitFor { $0.contains("shop> basket show emily.johnson@x.dummyjson.com") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> basket show emily.johnson@x.dummyjson.com") }
         // The completion added a space after the email (capture-pane drops trailing blanks).
         try terminal.send(" --fields=quantity", "Enter")   // a leading blank: tmux reads "-…" as its own flag
         let screen = try terminal.waitFor { $0.contains("basket show emily.johnson@x.dummyjson.com  --fields=quantity\nbasket of emilys") }
@@ -40,7 +40,7 @@ struct CompletionTests {
         try terminal.send("products show 1", "Tab", "Tab")
         // 106 ids start with 1; the engine asks the store for at most 100: 1, 10–19, 100–188.
         let screen = try Self.waitForListing(terminal, typed: "products show 1")
-        let ids = Self.listedIds(screen)
+        let ids = Self.listedIds(screen, prompt: terminal.prompt)
         #expect(ids == [1] + Array(10...19) + Array(100...188))
         #expect(screen.contains("12  Annibale Colombo Sofa"))   // the title beside each id
         try terminal.send("C-c")
@@ -48,14 +48,14 @@ struct CompletionTests {
         try terminal.send("products show 12", "Tab", "Tab")
         let twelve = try Self.waitForListing(terminal, typed: "products show 12")
         #expect(twelve.contains("129  Realme X"))
-        #expect(Self.listedIds(twelve.components(separatedBy: "shop> products show 12").dropFirst().joined())
+        #expect(Self.listedIds(twelve.components(separatedBy: "\(terminal.prompt)> products show 12").dropFirst().joined(), prompt: terminal.prompt)
                 == [12] + Array(120...129))
     }
 
     /// The ids of a described listing: each cell is "ID  TITLE", cells separated by 2+ blanks.
-    static func listedIds(_ screen: String) -> [Int] {
+    static func listedIds(_ screen: String, prompt: String) -> [Int] {
         var ids: [Int] = []
-        for line in screen.split(separator: "\n") where !line.hasPrefix("shop>") {
+        for line in screen.split(separator: "\n") where !line.hasPrefix("\(prompt)>") {
             let cells = line.split(separator: "  ", omittingEmptySubsequences: true)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             ids += cells.compactMap { Int($0) }
@@ -67,7 +67,7 @@ struct CompletionTests {
     /// below the listing as the last line on the screen (a listing printed halfway is not enough).
     @discardableResult
     static func waitForListing(_ terminal: TerminalSession, typed: String) throws -> String {
-        let promptLine = "shop> " + typed
+        let promptLine = "\(terminal.prompt)> " + typed
         return try terminal.waitFor { screen in
             let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             return lines.filter { $0 == promptLine }.count >= 2 && lines.last(where: { !$0.isEmpty }) == promptLine
@@ -77,7 +77,7 @@ struct CompletionTests {
     /// Waits until Ctrl-C has been handled: the last line on the screen is an empty prompt.
     static func waitForFreshPrompt(_ terminal: TerminalSession) throws {
         try terminal.waitFor { screen in
-            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
         }
     }
 
@@ -100,7 +100,7 @@ struct CompletionTests {
         try terminal.send("C-c")
         try Self.waitForFreshPrompt(terminal)
         try terminal.send("products list --cat", "Tab")
-        try terminal.waitFor { $0.contains("shop> products list --category") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> products list --category") }
     }
 
     // MARK: - __complete
@@ -116,11 +116,13 @@ struct CompletionTests {
                 == "mens-shirts\nmens-shoes\nmens-watches\n")
         #expect(try sandbox.run(["__complete", "basket", "add", "emilys", "16"]).stdout.split(separator: "\n").count == 11)
         #expect(try sandbox.run(["__complete", "pro"]).stdout == "products\n")
+        // File names complete too (`data/` is there on SQLite already: the default store's folder).
+        try FileManager.default.createDirectory(at: sandbox.root.appendingPathComponent("data"), withIntermediateDirectories: true)
         #expect(try sandbox.run(["__complete", "products", "import", "d"]).stdout == "data/\n")
         #expect(try sandbox.run(["__complete"]).stdout == "")
     }
 
-    @Test func completeCommandHonoursTheStoreOptionAndNeverCreatesTheDefaultStore() throws {
+    @Test(.aboutTheSQLiteFile) func completeCommandHonoursTheStoreOptionAndNeverCreatesTheDefaultStore() throws {
         let sandbox = try ShopshSandbox()
         let result = try sandbox.run(["__complete", "basket", "show", "emi"])
         #expect(result.status == 0 && result.stdout == "")

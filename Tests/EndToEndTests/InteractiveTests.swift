@@ -10,6 +10,9 @@ final class TerminalSession {
     let socket: String
     static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
 
+    /// What the prompt starts with: the store's name.
+    var prompt: String { sandbox.prompt }
+
     init(sandbox: ShopshSandbox) {
         self.sandbox = sandbox
         socket = "shopsh-test-\(UUID().uuidString.prefix(8))"
@@ -80,12 +83,12 @@ final class TerminalSession {
 
     /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given.
     func start(width: Int = 160, height: Int = 40, pager: String? = nil) throws {
-        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"].map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
+        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
             + (pager.map { ["PAGER='\($0)'"] } ?? [])
         let started = try tmux(["new-session", "-d", "-s", "shop", "-x", String(width), "-y", String(height),
                   "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'; sleep 30"])
         if !started.isEmpty { Issue.record("tmux new-session: \(started)") }
-        try waitFor { $0.contains("shop>") }   // capture-pane drops trailing blanks
+        try waitFor { $0.contains("\(prompt)>") }   // capture-pane drops trailing blanks
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "shop"] + keys) }
@@ -118,7 +121,7 @@ struct InteractiveTests {
         let terminal = TerminalSession(sandbox: sandbox)
         try terminal.start()
         try terminal.send("prod", "Tab")
-        try terminal.waitFor { $0.contains("shop> products") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> products") }
         // The completion added the space: typing on gives "products show 5".
         try terminal.send("sh", "Tab", "5", "Enter")
         try terminal.waitFor { $0.contains("BEA-NAI-NAI-005") }
@@ -144,7 +147,7 @@ struct InteractiveTests {
         let second = TerminalSession(sandbox: sandbox)
         try second.start()
         try second.send("Up", "Up")   // "exit", then the command before it
-        try second.waitFor { $0.contains("shop> products show 1 --fields sku") }
+        try second.waitFor { $0.contains("\(second.prompt)> products show 1 --fields sku") }
         try second.send("C-u", " history 2", "Enter")   // a leading space keeps it out of the history
         try second.waitFor { $0.contains("1  products show 1 --fields sku") && $0.contains("2  exit") }
     }
@@ -155,11 +158,11 @@ struct InteractiveTests {
         let terminal = TerminalSession(sandbox: sandbox)
         try terminal.start()
         try terminal.send("use emily.johnson@x.dummyjson.com", "Enter")
-        try terminal.waitFor { $0.contains("shop (emilys)>") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt) (emilys)>") }
         try terminal.send("basket total -o csv --fields user", "Enter")
         try terminal.waitFor { $0.contains("user\nemilys") }
         try terminal.send("use", "Enter")
-        try terminal.waitFor { $0.hasSuffix("shop>\n") || $0.contains("no current customer") }
+        try terminal.waitFor { $0.hasSuffix("\(terminal.prompt)>\n") || $0.contains("no current customer") }
     }
 
     @Test func longOutputGoesThroughThePager() throws {
@@ -171,10 +174,10 @@ struct InteractiveTests {
         try terminal.send("products list --limit 45 --fields id", "Enter")
         try terminal.waitFor { $0.hasSuffix(":\n") || $0.contains("\n:") }   // less's prompt
         try terminal.send("q")
-        try terminal.waitFor { $0.contains("shop>") && !$0.contains("\n:") }
+        try terminal.waitFor { $0.contains("\(terminal.prompt)>") && !$0.contains("\n:") }
         try terminal.send("clear", "Enter")   // not a command: just an error line
         try terminal.send("products list --limit 45 --fields id --no-pager", "Enter")
-        let screen = try terminal.waitFor { $0.contains("45\nshop>") }
+        let screen = try terminal.waitFor { $0.contains("45\n\(terminal.prompt)>") }
         #expect(!screen.contains("\n:\n"))
     }
 
@@ -191,7 +194,7 @@ struct InteractiveTests {
         try terminal.send("C-c")
         let screen = try terminal.waitFor { screen in   // the error, then the prompt on the last line
             screen.contains("error: interrupted")
-                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
         }
         // Stopped at a line of the file, well before its end; nothing else was reported.
         // The terminal's echo of Ctrl-C (`^C`) may land at the start of the error's line, depending on timing.
@@ -212,7 +215,7 @@ struct InteractiveTests {
         try terminal.send("products show half-typed", "C-c")
         try terminal.waitFor { screen in   // handled: "^C", then an empty prompt on the last line
             screen.contains("^C")
-                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "shop>"
+                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
         }
         try terminal.send("products show 3 --fields sku", "Enter")
         let screen = try terminal.waitFor { $0.contains("BEA-VEL-POW-003") }

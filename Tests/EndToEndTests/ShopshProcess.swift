@@ -68,6 +68,9 @@ final class ShopshSandbox {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The store's name as the prompt shows it: `shop` for the default file, the database's name on PostgreSQL.
+    var prompt: String { database?.name ?? "shop" }
+
     /// The default store of this sandbox.
     var storePath: String { root.appendingPathComponent("data/shopsh/shop.sqlite").path }
 

@@ -19,7 +19,7 @@ struct TableViewTests {
         try terminal.start(width: width, height: 120, pager: "cat")
         for (index, command) in Self.commands.enumerated() {
             try terminal.send(command, "Enter")
-            try terminal.waitFor { $0.components(separatedBy: "shop>").count == index + 3 }
+            try terminal.waitFor { $0.components(separatedBy: "\(terminal.prompt)>").count == index + 3 }
         }
         let screen = try terminal.joinedScreen()
         for line in screen.split(separator: "\n") {

@@ -12,6 +12,8 @@ import ShopStoreKit
 public final class ShellHarness: @unchecked Sendable {
     public let folder: URL
     public let store: any ShopStore
+    /// Which store the test runs on: `sqlite` or `postgres` (TestStoreFactory.name).
+    public let storeKind: String
     private let runSQL: @Sendable (String) throws -> String
     public let shell: Shell
     public let sink = OutputSink.memory()
@@ -24,6 +26,7 @@ public final class ShellHarness: @unchecked Sendable {
                 stores: TestStoreFactory = .current) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        storeKind = stores.name
         let made = try await stores.make(folder, clock ?? .system)
         store = made.store
         runSQL = made.sql

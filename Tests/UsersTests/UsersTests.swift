@@ -231,6 +231,10 @@ extension ShellHarness {
         #expect(await shop.run("users passwd emilys --password-file \(file)").0 == .success)
         #expect(await shop.run("users check-password emilys --password-file \(file)").0 == .success)
         try FileManager.default.removeItem(atPath: file)
+        let hash = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
+        #expect(hash.hasPrefix("pbkdf2-sha256$600000$") && !hash.contains(secret))
+        #expect(try shop.sql("SELECT count(*) FROM users WHERE password_hash LIKE '%\(secret)%'") == "0")
+        guard shop.storeKind == "sqlite" else { return }
         // The database and its WAL and shared-memory files.
         let names = try FileManager.default.contentsOfDirectory(atPath: shop.folder.path)
             .filter { $0.hasPrefix("shop.sqlite") }
