@@ -66,6 +66,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
@@ -87,6 +88,8 @@ let package = Package(
             name: "ShopStorePostgres",
             dependencies: ["ShopCore", "ShopStoreKit",
                            .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "ShopOutput", dependencies: ["ShopCore"]),

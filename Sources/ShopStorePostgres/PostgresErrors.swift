@@ -1,6 +1,8 @@
 // PostgresErrors: postgres-nio's errors as ShopError, in one line an operator can act on. The
 // query text and its bound values are never part of the message (they may hold customer data).
 
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import ShopCore
 
@@ -37,8 +39,8 @@ enum PostgresErrors {
             }
             switch psql.code {
             case .connectionError:
-                let cause = psql.underlying.map { ": \($0)" } ?? ""
-                return .storage("cannot reach the PostgreSQL server, \(what)\(cause)")
+                let cause = psql.underlying.map { " (\(reason($0)))" } ?? ""
+                return .storage("cannot reach the PostgreSQL server\(cause), \(what)")
             case .serverClosedConnection, .uncleanShutdown:
                 return .storage("the PostgreSQL server closed the connection, \(what); an open transaction was rolled back by the server")
             case .queryCancelled:
@@ -50,6 +52,18 @@ enum PostgresErrors {
             }
         }
         return .storage("PostgreSQL, \(what): \(error)")
+    }
+
+    /// Why a connection could not be made, in a few words (`connection refused`, `timed out`…).
+    static func reason(_ error: any Error) -> String {
+        if let failed = error as? NIOConnectionError {
+            if let first = failed.connectionErrors.first { return reason(first.error) }
+            if let resolution = failed.dnsAError ?? failed.dnsAAAAError { return "cannot resolve \(failed.host): \(resolution)" }
+            return "cannot connect to \(failed.host):\(failed.port)"
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if error is ChannelError { return "timed out" }
+        return "\(error)"
     }
 
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.

@@ -6,8 +6,9 @@
 import Foundation
 import Testing
 
-/// One sandbox: a temporary HOME with XDG folders, and a way to run shopsh in it.
-final class ShopshSandbox {
+/// One sandbox: a temporary HOME with XDG folders, and a way to run shopsh in it. Runs may go
+/// on from several threads at once; `environment` is set before they start.
+final class ShopshSandbox: @unchecked Sendable {
     let root: URL
     var environment: [String: String]
 
@@ -26,7 +27,7 @@ final class ShopshSandbox {
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "NO_COLOR", "COLUMNS"] { environment.removeValue(forKey: key) }
         self.environment = environment
-        if Self.onPostgres { try makeServerShop() }
+        if Self.onPostgres { environment["SHOPSH_STORE"] = try serverShop() }
     }
 
     deinit {
@@ -34,19 +35,24 @@ final class ShopshSandbox {
         if let database { _ = try? Self.psql(database.admin, "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)") }
     }
 
-    /// A new database with the demo shop, named by SHOPSH_STORE for every run of this sandbox.
-    private func makeServerShop() throws {
+    /// This sandbox's database on the server in SHOPSH_TEST_POSTGRES (made on the first call,
+    /// with the demo shop unless `initialize` is false), as a store URL.
+    @discardableResult
+    func serverShop(initialize: Bool = true) throws -> String {
         guard let admin = ProcessInfo.processInfo.environment["SHOPSH_TEST_POSTGRES"], !admin.isEmpty,
               let slash = admin.lastIndex(of: "/") else {
-            throw SandboxError(description: "SHOPSH_TEST_STORE=postgres needs SHOPSH_TEST_POSTGRES")
+            throw SandboxError(description: "a PostgreSQL shop needs SHOPSH_TEST_POSTGRES (make test sets it)")
         }
+        if let database { return String(admin[...slash]) + database.name }
         let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try Self.psql(admin, "CREATE DATABASE \(name)")
         database = (admin, name)
-        let url = admin[...slash] + name
-        let created = try run(["init", "--store", String(url)])
-        guard created.status == 0 else { throw SandboxError(description: "shopsh init on \(url): \(created.stderr)") }
-        environment["SHOPSH_STORE"] = String(url)
+        let url = String(admin[...slash]) + name
+        if initialize {
+            let created = try run(["init", "--store", url])
+            guard created.status == 0 else { throw SandboxError(description: "shopsh init on \(url): \(created.stderr)") }
+        }
+        return url
     }
 
     /// Runs `psql` on `url`, stopping at the first error.
@@ -69,7 +75,12 @@ final class ShopshSandbox {
     }
 
     /// The store's name as the prompt shows it: `shop` for the default file, the database's name on PostgreSQL.
-    var prompt: String { database?.name ?? "shop" }
+    var prompt: String {
+        if let store = environment["SHOPSH_STORE"], store.hasPrefix("postgres"), let slash = store.lastIndex(of: "/") {
+            return String(store[store.index(after: slash)...].prefix { $0 != "?" })
+        }
+        return "shop"
+    }
 
     /// The default store of this sandbox.
     var storePath: String { root.appendingPathComponent("data/shopsh/shop.sqlite").path }
@@ -175,6 +186,46 @@ extension Trait where Self == ConditionTrait {
     /// the PostgreSQL pass, which runs every other end-to-end test on the server.
     static var aboutTheSQLiteFile: Self {
         .enabled(if: !ShopshSandbox.onPostgres, "about the SQLite store file (this pass runs on PostgreSQL)")
+    }
+}
+
+/// Runs a program that may leave a daemon behind (tmux's server, PostgreSQL's postmaster) with
+/// posix_spawn and waitpid, its output in a file: such a daemon inherits a pipe and keeps it open,
+/// so reading a pipe to its end, or Foundation's Process, would wait for the daemon to stop.
+enum Spawn {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = [(executable as NSString).lastPathComponent] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        // Test threads may block SIGINT; the programs must get it, as under a person's shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        sigaddset(&defaultSignals, SIGINT)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment) == 0 else {
+            throw CocoaError(.executableLoad)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 }
 

@@ -1,0 +1,251 @@
+// SharedShopTests: the shop on a PostgreSQL server as a team uses it (issue 12) — `shopsh init`
+// and `psql` seeing the same rows, many processes writing at once without a lost update or an
+// oversell, a server that goes away and comes back, Ctrl-C cancelling a query on the server, and
+// connection errors in one line. Real processes, a real server (SHOPSH_TEST_POSTGRES).
+
+import Foundation
+import Testing
+
+/// The test server's URL, when `make test` started one.
+enum TestServer {
+    static let url = ProcessInfo.processInfo.environment["SHOPSH_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct SharedShopTests {
+    /// `value` parsed as JSON.
+    func json(_ result: ShopshSandbox.Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: result.stdoutData, options: [.fragmentsAllowed])
+    }
+
+    @Test func initThenShopshAndPsqlSeeTheSameShop() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop(initialize: false)
+        let created = try sandbox.run(["init", "--store", url])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr.contains("194 products"))
+        #expect(try sandbox.run(["init", "--store", url]).status == 1)   // a shop is there already
+
+        let products = try json(try sandbox.run(["--store", url, "-c", "products list --all -o json"])) as? [Any]
+        #expect(products?.count == 194)
+        #expect(try ShopshSandbox.psql(url, "SELECT count(*) FROM products") == "194")
+
+        // Emily's basket: the same lines through shopsh and through psql.
+        let basket = try json(try sandbox.run(["--store", url, "-c", "basket show emilys -o json"])) as? [String: Any]
+        let lines = (basket?["lines"] as? [[String: Any]])?.compactMap { $0["product_id"] as? Int ?? ($0["id"] as? Int) }
+        let fromPsql = try ShopshSandbox.psql(url, "SELECT product_id FROM basket_lines WHERE user_id = 1 ORDER BY product_id")
+            .split(separator: "\n").compactMap { Int($0) }
+        #expect(!fromPsql.isEmpty)
+        #expect(lines?.sorted() == fromPsql)
+
+        // A row changed with psql shows in shopsh at once.
+        try ShopshSandbox.psql(url, "UPDATE products SET stock = 4242 WHERE id = 1")
+        let product = try json(try sandbox.run(["--store", url, "-c", "products show 1 -o json"])) as? [String: Any]
+        #expect(product?["stock"] as? Int == 4242)
+    }
+
+    @Test func eightProcessesAddingToOneLineLoseNothing() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop()
+        #expect(try sandbox.run(["--store", url, "-c", "basket clear emilys"]).status == 0)
+        let file = try sandbox.file("adds.shop", String(repeating: "basket add emilys 1\n", count: 500))
+        let statuses = StatusList()
+        inParallel(8) { _ in
+            let result = try? sandbox.run(["--store", url, "-f", file])
+            statuses.append(result.map { $0.status == 0 ? "ok" : $0.stderr } ?? "did not run")
+        }
+        #expect(statuses.values == Array(repeating: "ok", count: 8))
+        #expect(try ShopshSandbox.psql(url, "SELECT quantity FROM basket_lines WHERE user_id = 1 AND product_id = 1") == "4000")
+    }
+
+    @Test func fourCheckoutsForTheLastThreeUnitsSellThreeUnits() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop()
+        // Four customers want product 2: 2 + 1 + 1 + 1 units, 3 in stock. Whatever the order,
+        // the orders placed hold exactly 3 units and the stock ends at 0.
+        let customers = ["emilys", "michaelw", "sophiab", "jamesd"]
+        var setup = "products stock 2 =3\n"
+        for (index, customer) in customers.enumerated() {
+            setup += "basket clear \(customer)\nbasket add \(customer) 2 --qty \(index == 0 ? 2 : 1)\n"
+        }
+        let prepared = try sandbox.run(["--store", url, "-f", try sandbox.file("setup.shop", setup)])
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+
+        let outcomes = StatusList()
+        inParallel(customers.count) { index in
+            let result = try? sandbox.run(["--store", url, "-c", "basket checkout \(customers[index])"])
+            outcomes.append(result.map { $0.status == 0 ? "placed" : ($0.stderr.split(separator: "\n").count == 1 ? "refused" : $0.stderr) }
+                            ?? "did not run")
+        }
+        #expect(outcomes.values.allSatisfy { $0 == "placed" || $0 == "refused" }, "\(outcomes.values)")
+        #expect(outcomes.values.contains("refused"))
+        #expect(try ShopshSandbox.psql(url, "SELECT coalesce(sum(quantity), 0) FROM order_lines WHERE product_id = 2") == "3")
+        #expect(try ShopshSandbox.psql(url, "SELECT stock FROM products WHERE id = 2") == "0")
+    }
+
+    @Test func connectionProblemsAreOneLineAndNeverShowThePassword() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop(initialize: false)
+        let base = url[..<(url.lastIndex(of: "/") ?? url.endIndex)]
+        // No such database.
+        let missing = try sandbox.run(["--store", base + "/no_such_shop", "-c", "products list"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("no_such_shop"), "\(missing.stderr)")
+        // Nothing listens on port 1; the password in the URL is never printed.
+        let unreachable = try sandbox.run(["--store", "postgres://operator:s3cr3t-pw@127.0.0.1:1/shop", "-c", "products list"])
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+        #expect(unreachable.stderr.contains("***") && !unreachable.stderr.contains("s3cr3t-pw"), "\(unreachable.stderr)")
+    }
+
+    @Test func devGenerateFillsAnEmptyDatabase() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop(initialize: false)
+        let generated = try sandbox.run(["dev", "generate", "--products", "2000", "--users", "300", "--seed", "7", "--store", url])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(try ShopshSandbox.psql(url, "SELECT count(*) FROM products") == "2000")
+        #expect(try ShopshSandbox.psql(url, "SELECT count(*) FROM users") == "300")
+        #expect(try sandbox.run(["dev", "generate", "--products", "10", "--users", "1", "--store", url]).status == 1)
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func ctrlCCancelsTheQueryOnTheServerAndThePromptComesBack() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop()
+        sandbox.environment["SHOPSH_STORE"] = url
+        let stockBefore = try ShopshSandbox.psql(url, "SELECT stock FROM products WHERE id = 1")
+        // psql holds product 1's row lock, so shopsh's stock change waits on the server.
+        let holder = try LockHolder(url: url, sql: "BEGIN; SELECT stock FROM products WHERE id = 1 FOR UPDATE;")
+        defer { holder.release() }
+        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1" }
+
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("products stock 1 +5", "Enter")
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock'"
+        try waitUntil { try ShopshSandbox.psql(url, waiting) == "1" }
+        try terminal.send("C-c")
+        try terminal.waitFor { $0.contains("interrupted") }
+        try waitUntil {
+            try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND state = 'active'") == "0"
+        }
+        holder.release()
+        try terminal.send("products show 1 -o csv --fields id,stock", "Enter")
+        try terminal.waitFor { $0.contains("1,\(stockBefore)") }   // the change never happened
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func aServerThatStopsMidSessionGivesOneLineAndTheNextCommandWorks() throws {
+        let cluster = try OwnCluster()
+        defer { cluster.remove() }
+        let sandbox = try ShopshSandbox()
+        #expect(try sandbox.run(["init", "--store", cluster.url]).status == 0)
+        sandbox.environment["SHOPSH_STORE"] = cluster.url
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start()
+        try terminal.send("products show 1 -o csv --fields id,sku", "Enter")
+        try terminal.waitFor { $0.contains("1,BEA-ESS-ESS-001") }
+
+        try cluster.script("pause")
+        try terminal.send("products show 2 -o csv --fields id,sku", "Enter")
+        let down = try terminal.waitFor { screen in
+            screen.contains("error:")
+                && screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
+        }
+        #expect(down.contains("cannot reach the PostgreSQL server"))
+        #expect(down.split(separator: "\n").filter { $0.contains("error:") }.count == 1, "\(down)")
+
+        try cluster.script("resume")
+        try terminal.send("products show 3 -o csv --fields id,sku", "Enter")
+        try terminal.waitFor { $0.contains("3,BEA-VEL-POW-003") }
+    }
+
+    /// Polls `condition` for up to 20 s.
+    func waitUntil(_ condition: () throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for _ in 0..<200 {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        Issue.record("timed out", sourceLocation: sourceLocation)
+    }
+}
+
+/// Runs `body(0..<count)` on threads of their own, all at once, and waits for them. (Not
+/// `concurrentPerform`: Foundation's Process needs a free dispatch worker to see its child exit.)
+func inParallel(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        Thread { body(index); done.signal() }.start()
+    }
+    for _ in 0..<count { done.wait() }
+}
+
+/// Strings appended from several threads.
+final class StatusList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ value: String) { lock.lock(); list.append(value); lock.unlock() }
+    var values: [String] { lock.lock(); defer { lock.unlock() }; return list }
+}
+
+/// A `psql` session kept open on stdin, holding whatever `sql` took (a transaction, a lock).
+final class LockHolder {
+    private let process = Process()
+    private let input = Pipe()
+    private var released = false
+
+    init(url: String, sql: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", url, "-X", "-q"]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data((sql + "\n").utf8))
+    }
+
+    /// Rolls back and ends the session.
+    func release() {
+        guard !released else { return }
+        released = true
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n\\q\n".utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// A throwaway cluster of the test's own (scripts/postgres-cluster), to stop and start at will.
+final class OwnCluster {
+    let url: String
+    let directory: String
+
+    init() throws {
+        let output = try Self.runScript(["start"])
+        var found: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
+            let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { found[String(pair[0])] = String(pair[1]) }
+        }
+        guard let url = found["SHOPSH_TEST_POSTGRES"], let directory = found["SHOPSH_TEST_POSTGRES_DIR"] else {
+            throw SandboxError(description: "postgres-cluster start printed no URL: \(output)")
+        }
+        self.url = url
+        self.directory = directory
+    }
+
+    /// `postgres-cluster COMMAND DIR` (pause, resume, stop).
+    func script(_ command: String) throws { _ = try Self.runScript([command, directory]) }
+
+    func remove() { try? script("stop") }
+
+    /// Runs the script (with posix_spawn: the server it starts would hold a pipe open).
+    static func runScript(_ arguments: [String]) throws -> String {
+        let script = ShopshBinary.packageRoot.appendingPathComponent("scripts/postgres-cluster").path
+        let (status, output) = try Spawn.run(script, arguments, environment: ProcessInfo.processInfo.environment)
+        guard status == 0 else {
+            throw SandboxError(description: "postgres-cluster \(arguments.joined(separator: " ")) exited with \(status): \(output)")
+        }
+        return output
+    }
+}
