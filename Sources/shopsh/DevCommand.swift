@@ -72,7 +72,7 @@ extension DevCommand {
         case .exit(let status): return status
         }
         guard let store = StoreFactory.openIfPresent(options.store, environment: [:]) else {
-            Main.printError("cannot open \(options.store)")
+            Main.printError("cannot open \(StoreFactory.shown(options.store))")
             return 1
         }
         let engine = CompletionEngine(plugins: allPlugins, source: store.services.completions)

@@ -21,7 +21,7 @@ struct GlobalOptions: ParsableCommand {
     @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in this file (repeatable).", valueName: "file"))
     var files: [String] = []
 
-    @Option(help: ArgumentHelp("The store file (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "path"))
+    @Option(help: ArgumentHelp("The store: a file, or postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "store"))
     var store: String?
 
     @Flag(name: .customLong("continue-on-error"), help: "In batch mode, run every command even after a failure (exit 1 if any failed).")
@@ -49,6 +49,6 @@ struct InitOptions: ParsableCommand {
     @Flag(help: "Create the store without the demo shop.")
     var empty = false
 
-    @Option(help: ArgumentHelp("Where to create it (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "path"))
+    @Option(help: ArgumentHelp("Where to create it: a file, or postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "store"))
     var store: String?
 }

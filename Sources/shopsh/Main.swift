@@ -171,8 +171,9 @@ enum Main {
         case .exit(let status): return status
         }
         do {
-            guard let done = try StoreFactory.create(options.store, empty: options.empty, environment: environment) else {
-                let place = options.store ?? StoreFactory.defaultPath(environment: environment)
+            let value = StoreFactory.value(explicit: options.store, environment: environment)
+            guard let done = try StoreFactory.create(value, empty: options.empty, environment: environment) else {
+                let place = value.map(StoreFactory.shown) ?? StoreFactory.defaultPath(environment: environment)
                 printError("a store already exists at \(place); remove it first or pick another --store")
                 return 1
             }

@@ -12,7 +12,8 @@ enum ManualText {
     ]
 
     static let description = lines(#"""
-        The shop lives in one SQLite file.
+        The shop lives in one SQLite file, or in a PostgreSQL database that a team of
+        operators shares (\fB\-\-store postgres://\fR\fIuser\fR\fB@\fR\fIhost\fR\fB:\fR\fIport\fR\fB/\fR\fIdb\fR).
         The first run without \fB\-\-store\fR or \fBSHOPSH_STORE\fR creates the default store
         with the demo shop (194 products, 208 users and their baskets, ECB exchange rates and
         the ISO 4217 currency list).
@@ -133,7 +134,8 @@ enum ManualText {
             before it stay. With \fB\-\-atomic\fR the whole run is one transaction: every change is
             kept only if every command succeeded. With \fB\-\-dry\-run\fR the commands run and print
             as usual (each sees the changes of the ones before) and every change is undone at the
-            end. Both hold the store's write lock for the whole run: other shells wait up to 5 s.
+            end. On SQLite both hold the store's write lock for the whole run (other shells wait up
+            to 5 s); on PostgreSQL the run is one server transaction, a savepoint per command.
             .IP \(bu 2
             Commands on standard input run as soon as each is complete, so a pipe can feed a
             running shell.
@@ -153,7 +155,14 @@ enum ManualText {
             .SH ENVIRONMENT
             .TP
             .B SHOPSH_STORE
-            The store file when \fB\-\-store\fR is not given.
+            The store when \fB\-\-store\fR is not given: a file path, \fBsqlite:\fR\fIpath\fR, or a
+            \fBpostgres://\fR (\fBpostgresql://\fR) URL, which may end in
+            \fB?sslmode=disable\fR|\fBprefer\fR|\fBrequire\fR.
+            .TP
+            .B PGPASSWORD, PGPASSFILE, PGUSER, PGDATABASE
+            As for \fBpsql\fR(1): the password when the URL has none (else the password file,
+            \fI~/.pgpass\fR, read only when its mode is 0600), the user and the database when the
+            URL leaves them out. A password is never printed: URLs are shown with \fB***\fR.
             .TP
             .B SHOPSH_FORMAT
             The default output format (\fBtable\fR, \fBjson\fR, \fBndjson\fR, \fBcsv\fR or \fBtsv\fR).
@@ -183,6 +192,10 @@ enum ManualText {
             The default store (SQLite, WAL mode; the \fBsqlite3\fR(1) CLI can read it), created with
             the demo shop on first use. \fBshopsh init\fR [\fB\-\-empty\fR] \fB\-\-store\fR \fIpath\fR
             creates another.
+            .TP
+            .I ~/.pgpass
+            Passwords for PostgreSQL stores, as libpq reads them
+            (\fIhost\fR:\fIport\fR:\fIdatabase\fR:\fIuser\fR:\fIpassword\fR, \fB*\fR for any).
             .TP
             .I $XDG_STATE_HOME/shopsh/history\-NAME\-HASH
             The prompt's history, one file per store (\fINAME\fR is the store file's name,
