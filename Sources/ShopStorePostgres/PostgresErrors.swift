@@ -46,7 +46,7 @@ enum PostgresErrors {
             case .queryCancelled:
                 return .interrupted
             case .authMechanismRequiresPassword:
-                return .storage("the PostgreSQL server wants a password: put it in the URL or PGPASSWORD")
+                return .storage("the PostgreSQL server wants a password: put it in the URL, PGPASSWORD or ~/.pgpass")
             default:
                 return .storage("PostgreSQL, \(what): \(psql.code)")
             }

@@ -165,6 +165,24 @@ enum PostgresSchema {
     @discardableResult
     static func migrate(_ database: PostgresDatabase) async throws(ShopError) -> [Int] {
         let logger = database.logger
+        // Up to date already — the usual case, and the only one an operator's role without rights
+        // to create tables may meet: nothing is created or locked.
+        let applied = try await database.read("reading the schema version") { connection -> Set<Int>? in
+            var exists = false
+            for try await found in try await connection.query(
+                "SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger
+            ).decode(Bool.self) { exists = found }
+            guard exists else { return nil }
+            var versions = Set<Int>()
+            for try await version in try await connection.query(
+                "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
+            ).decode(Int.self) { versions.insert(version) }
+            return versions
+        }
+        if let applied {
+            try checkNotNewer(applied)
+            if applied == Set(migrations.map(\.version)) { return [] }
+        }
         var attempt = 0
         while true {
             do {
@@ -204,9 +222,7 @@ enum PostgresSchema {
         ).decode(Int.self) {
             applied.insert(version)
         }
-        if let newest = applied.max(), newest > version {
-            throw ShopError.storage("this database's shop schema is version \(newest), newer than this shopsh knows (\(version)); use a newer shopsh")
-        }
+        try checkNotNewer(applied)
         var done: [Int] = []
         for migration in migrations where !applied.contains(migration.version) {
             for statement in migration.statements {
@@ -218,5 +234,12 @@ enum PostgresSchema {
             done.append(migration.version)
         }
         return done
+    }
+
+    /// Refuses a database migrated by a newer shopsh (changing nothing).
+    private static func checkNotNewer(_ applied: Set<Int>) throws(ShopError) {
+        if let newest = applied.max(), newest > version {
+            throw .storage("this database's shop schema is version \(newest), newer than this shopsh knows (\(version)); use a newer shopsh")
+        }
     }
 }

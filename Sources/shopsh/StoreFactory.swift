@@ -66,10 +66,12 @@ enum StoreFactory {
     /// Connects to the server `url` names (migrating its schema unless `migrate` is false).
     private static func openServer(_ url: String, environment: [String: String], migrate: Bool) throws(ShopError) -> PostgresStore {
         let parsed = try PostgresConnectionURL(url, environment: environment)
+        // A store that opens shows its warnings later; one that does not says them in its error.
+        let warning = parsed.warnings.isEmpty ? "" : " (\(parsed.warnings.joined(separator: "; ")))"
         return try Blocking.run { () async -> Result<PostgresStore, ShopError> in
             do throws(ShopError) {
                 return .success(try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested }))
-            } catch { return .failure(error) }
+            } catch { return .failure(warning.isEmpty ? error : .storage(error.message + warning)) }
         }.get()
     }
 

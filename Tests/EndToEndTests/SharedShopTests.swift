@@ -99,6 +99,47 @@ struct SharedShopTests {
         #expect(unreachable.stderr.contains("***") && !unreachable.stderr.contains("s3cr3t-pw"), "\(unreachable.stderr)")
     }
 
+    @Test func passwordsComeFromTheURLPGPASSWORDOrPgpassAndAWrongOneIsOneLine() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop()
+        // scripts/postgres-cluster makes this one role log in with a password (SCRAM).
+        let role = "shopsh_password_test"
+        try ShopshSandbox.psql(url, """
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) LOGIN; END IF;
+            END $$;
+            ALTER ROLE \(role) PASSWORD 'right-Pa55';
+            GRANT ALL ON ALL TABLES IN SCHEMA public TO \(role);
+            """)
+        let hostPart = url.drop { $0 != "@" }.dropFirst()
+        let asRole = "postgres://\(role)@\(hostPart)"
+
+        let wrong = try sandbox.run(["--store", "postgres://\(role):wrong-Pa55@\(hostPart)", "-c", "products show 1 --fields id"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.split(separator: "\n").count == 1 && wrong.stderr.contains("password"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("wrong-Pa55"))
+        let none = try sandbox.run(["--store", asRole, "-c", "products show 1 --fields id"])
+        #expect(none.status == 1 && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
+
+        let inURL = try sandbox.run(["--store", "postgres://\(role):right-Pa55@\(hostPart)", "-c", "products show 1 --fields id"])
+        #expect(inURL.status == 0, "\(inURL.stderr)")
+        sandbox.environment["PGPASSWORD"] = "right-Pa55"
+        #expect(try sandbox.run(["--store", asRole, "-c", "products show 1 --fields id"]).status == 0)
+        sandbox.environment.removeValue(forKey: "PGPASSWORD")
+
+        // ~/.pgpass: used at mode 0600, ignored with a warning when others can read it.
+        let pgpass = sandbox.root.appendingPathComponent(".pgpass").path
+        #expect(FileManager.default.createFile(atPath: pgpass, contents: Data("*:*:*:\(role):right-Pa55\n".utf8),
+                                               attributes: [.posixPermissions: 0o600]))
+        let fromFile = try sandbox.run(["--store", asRole, "-c", "products show 1 --fields id"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pgpass)
+        let openFile = try sandbox.run(["--store", asRole, "-c", "products show 1 --fields id"])
+        #expect(openFile.status == 1)
+        #expect(openFile.stderr.contains("chmod 600"), "\(openFile.stderr)")
+        #expect(!openFile.stderr.contains("right-Pa55"))
+    }
+
     @Test func devGenerateFillsAnEmptyDatabase() throws {
         let sandbox = try ShopshSandbox()
         let url = try sandbox.serverShop(initialize: false)
