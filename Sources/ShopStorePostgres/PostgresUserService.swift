@@ -59,19 +59,16 @@ struct PostgresUserService: UserService {
     // MARK: - Writing
 
     func addUser(_ new: NewUser) async throws -> User {
-        let username = try UserRules.username(new.username)
-        let email = try UserRules.email(new.email)
-        let firstName = try UserRules.name(new.firstName, field: "first name")
-        let lastName = try UserRules.name(new.lastName, field: "last name")
-        let phone = try new.phone.flatMap { try UserRules.phone($0) }
+        let user = try UserRules.checked(new)
         let stamp = database.clock.timestamp()
         return try await database.write("adding a user") { connection in
             // The id first: its lock also orders two adds of one name, so the later one is refused here.
             let id = try await Self.nextID(connection, logger: database.logger)
-            try await Self.checkUnique(connection, username: username, email: email, except: nil, logger: database.logger)
+            try await Self.checkUnique(connection, username: user.username, email: user.email, except: nil, logger: database.logger)
             try await connection.query("""
                 INSERT INTO users (id, username, email, first_name, last_name, phone, role, status, created_at)
-                VALUES (\(id), \(username), \(email), \(firstName), \(lastName), \(phone), \(new.role.rawValue), 'active',
+                VALUES (\(id), \(user.username), \(user.email), \(user.firstName), \(user.lastName), \(user.phone),
+                        \(user.role.rawValue), 'active',
                         \(stamp)::timestamptz)
                 """, logger: database.logger)
             return try await PostgresUserLookup.find(connection, String(id), logger: database.logger)

@@ -37,17 +37,14 @@ struct SQLiteUserService: UserService {
     // MARK: - Writing
 
     func addUser(_ new: NewUser) async throws -> User {
-        let username = try UserRules.username(new.username)
-        let email = try UserRules.email(new.email)
-        let firstName = try UserRules.name(new.firstName, field: "first name")
-        let lastName = try UserRules.name(new.lastName, field: "last name")
-        let phone = try new.phone.flatMap { try UserRules.phone($0) }
+        let user = try UserRules.checked(new)
         return try database.shopWrite { db in
-            try Self.checkUnique(db, username: username, email: email, except: nil)
+            try Self.checkUnique(db, username: user.username, email: user.email, except: nil)
             try db.execute(sql: """
                 INSERT INTO users (username, email, first_name, last_name, phone, role, status, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, 'active', ?)
-                """, arguments: [username, email, firstName, lastName, phone, new.role.rawValue, clock.timestamp()])
+                """, arguments: [user.username, user.email, user.firstName, user.lastName, user.phone, user.role.rawValue,
+                                 clock.timestamp()])
             return try SQLiteUserLookup.find(db, String(db.lastInsertedRowID))
         }
     }

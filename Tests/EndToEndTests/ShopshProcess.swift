@@ -4,6 +4,7 @@
 // server in SHOPSH_TEST_POSTGRES, made by `shopsh init --store URL` and named by SHOPSH_STORE.
 
 import Foundation
+import TestSupport
 import Testing
 
 /// One sandbox: a temporary HOME with XDG folders, and a way to run shopsh in it. Runs may go
@@ -58,20 +59,7 @@ final class ShopshSandbox: @unchecked Sendable {
     /// Runs `psql` on `url`, stopping at the first error.
     @discardableResult
     static func psql(_ url: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", url, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c", sql]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SandboxError(description: "psql: \(String(decoding: errorData, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try CommandLineClient.psql(url, schema: nil, sql)
     }
 
     /// The store's name as the prompt shows it: `shop` for the default file, the database's name on PostgreSQL.

@@ -38,14 +38,7 @@ final class SQLiteFixture: StoreFixture {
 @Suite struct SQLiteStoreContractTests {
     let fixture = SQLiteFixture()
 
-    @Test func products() async { await StoreContract.products(fixture) }
-    @Test func users() async { await StoreContract.users(fixture) }
-    @Test func baskets() async { await StoreContract.baskets(fixture) }
-    @Test func checkout() async { await StoreContract.checkout(fixture) }
-    @Test func favorites() async { await StoreContract.favorites(fixture) }
-    @Test func orders() async { await StoreContract.orders(fixture) }
-    @Test func concurrency() async { await StoreContract.concurrency(fixture) }
-    @Test func completions() async { await StoreContract.completions(fixture) }
-    @Test func currency() async { await StoreContract.currency(fixture) }
-    @Test func runTransactions() async { await StoreContract.runTransactions(fixture) }
+    @Test(arguments: StoreContract.Area.allCases) func area(_ area: StoreContract.Area) async {
+        await area.run(fixture)
+    }
 }

@@ -16,18 +16,33 @@ import Testing
 /// Every case creates its own data through the services. A case that throws is recorded as an
 /// issue naming its area and case; the next case still runs.
 public enum StoreContract {
+    /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
+    /// so a new area runs on every store at once.
+    public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
+        case products, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions
+
+        public var description: String { rawValue }
+
+        /// Runs this area's cases on stores from `fixture`.
+        public func run(_ fixture: some StoreFixture) async {
+            switch self {
+            case .products: await StoreContract.products(fixture)
+            case .users: await StoreContract.users(fixture)
+            case .baskets: await StoreContract.baskets(fixture)
+            case .checkout: await StoreContract.checkout(fixture)
+            case .favorites: await StoreContract.favorites(fixture)
+            case .orders: await StoreContract.orders(fixture)
+            case .concurrency: await StoreContract.concurrency(fixture)
+            case .completions: await StoreContract.completions(fixture)
+            case .currency: await StoreContract.currency(fixture)
+            case .runTransactions: await StoreContract.runTransactions(fixture)
+            }
+        }
+    }
+
     /// Every area, in order.
     public static func all(_ fixture: some StoreFixture) async {
-        await products(fixture)
-        await users(fixture)
-        await baskets(fixture)
-        await checkout(fixture)
-        await favorites(fixture)
-        await orders(fixture)
-        await concurrency(fixture)
-        await completions(fixture)
-        await currency(fixture)
-        await runTransactions(fixture)
+        for area in Area.allCases { await area.run(fixture) }
     }
 
     // MARK: - Running cases

@@ -61,9 +61,9 @@ public struct TestStoreFactory: Sendable {
 }
 
 /// Runs the stores' own command-line clients.
-enum CommandLineClient {
+public enum CommandLineClient {
     /// `psql` on `url` (in `schema` when given), unaligned and tuples only, stopping at the first error.
-    static func psql(_ url: String, schema: String?, _ sql: String) throws -> String {
+    public static func psql(_ url: String, schema: String?, _ sql: String) throws -> String {
         // SQLite-only statements the checks use (foreign keys are always on in PostgreSQL).
         let portable = sql.replacingOccurrences(of: "PRAGMA foreign_keys = ON;", with: "")
         var environment = ProcessInfo.processInfo.environment
@@ -72,7 +72,7 @@ enum CommandLineClient {
     }
 
     /// Runs `arguments` (found on PATH) and returns its stdout, trimmed; a failure is an error with its stderr.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

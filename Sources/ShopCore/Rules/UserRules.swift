@@ -70,6 +70,13 @@ public enum UserRules {
         return phone
     }
 
+    /// A new user's fields as a store writes them: each checked and normalized by the rules above.
+    public static func checked(_ new: NewUser) throws(ShopError) -> NewUser {
+        NewUser(username: try username(new.username), email: try email(new.email),
+                firstName: try name(new.firstName, field: "first name"), lastName: try name(new.lastName, field: "last name"),
+                phone: try new.phone.flatMap { text throws(ShopError) in try phone(text) }, role: new.role)
+    }
+
     /// At least 6 characters (and at most 1024); the password itself is never part of a message.
     public static func password(_ password: String) throws(ShopError) {
         guard password.count >= minimumPasswordLength else {
