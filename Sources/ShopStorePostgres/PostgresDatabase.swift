@@ -67,7 +67,7 @@ struct PostgresDatabase: Sendable {
             do {
                 return try await connections.withConnection { leased in
                     try await watching(leased) {
-                        try await leased.connection.withTransaction(logger: logger) { connection in try await body(connection) }
+                        try await Self.inTransaction(leased.connection, logger: logger, body)
                     }
                 }
             } catch {
@@ -96,5 +96,30 @@ struct PostgresDatabase: Sendable {
         }
         defer { watcher.cancel() }
         return try await body()
+    }
+
+    /// BEGIN, `body`, COMMIT; ROLLBACK when `body` fails — unless the server ended the session
+    /// (SQLSTATE 57P…) or the connection is gone: the server has rolled back then, and a ROLLBACK
+    /// sent into a closing connection may never be answered, so the connection is closed instead.
+    static func inTransaction<T>(_ connection: PostgresConnection, logger: Logger,
+                                 _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await connection.query("BEGIN", logger: logger)
+        let value: T
+        do {
+            value = try await body(connection)
+        } catch {
+            if connection.isClosed || PostgresErrors.sqlState(error)?.hasPrefix("57P") == true {
+                try? await connection.close()
+            } else {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+            }
+            throw error
+        }
+        do {
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            throw PostgresErrors.CommitFailed(underlying: error)
+        }
+        return value
     }
 }

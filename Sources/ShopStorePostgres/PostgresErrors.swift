@@ -8,6 +8,11 @@ import ShopCore
 
 /// Maps errors from postgres-nio (and transactions) to the shop's one error type.
 enum PostgresErrors {
+    /// COMMIT failed: when the connection broke, nobody knows whether the server committed.
+    struct CommitFailed: Error {
+        var underlying: any Error
+    }
+
     /// SQLSTATEs that mean "someone else made it first" while creating shared objects concurrently.
     static let duplicateStates: Set<String> = ["23505", "42P07", "42710"]
 
@@ -32,6 +37,10 @@ enum PostgresErrors {
                 let message = info[.message] ?? "the server refused it"
                 // Two writers at once on one unique key: the loser's refusal is a conflict, as on SQLite.
                 if info[.sqlState] == "23505" { return .conflict("\(what): \(message)") }
+                // admin_shutdown, crash_shutdown…: the server ended the session (a restart, pg_terminate_backend).
+                if let state = info[.sqlState], state.hasPrefix("57P") {
+                    return .storage("the PostgreSQL server closed the connection (\(message)), \(what); an open transaction was rolled back by the server")
+                }
                 // query_canceled: Ctrl-C asked the server to stop the query.
                 if info[.sqlState] == "57014" { return .interrupted }
                 let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -68,11 +77,13 @@ enum PostgresErrors {
 
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
-        if let transaction = error as? PostgresTransactionError {
-            if transaction.closureError == nil, transaction.beginError == nil, let commit = transaction.commitError,
-               let psql = commit as? PSQLError, psql.serverInfo == nil {
+        if let failed = error as? CommitFailed {
+            if let psql = failed.underlying as? PSQLError, psql.serverInfo == nil {
                 return ShopError.storage("the connection to the PostgreSQL server broke while committing: the change may or may not have been kept; look before trying again")
             }
+            return innermost(failed.underlying)
+        }
+        if let transaction = error as? PostgresTransactionError {
             if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError {
                 return innermost(inner)
             }

@@ -48,10 +48,14 @@ final class PostgresRunConnection: Sendable {
             try await connection.query("RELEASE SAVEPOINT shopsh_command", logger: logger)
             return value
         } catch {
-            // If the connection is gone the server has rolled back the whole transaction; the
-            // original error says so, not this one.
-            _ = try? await connection.query("ROLLBACK TO SAVEPOINT shopsh_command", logger: logger)
-            _ = try? await connection.query("RELEASE SAVEPOINT shopsh_command", logger: logger)
+            // If the connection is gone the server has rolled back the whole transaction (the
+            // original error says so), and a statement sent into it may never be answered.
+            if connection.isClosed || PostgresErrors.sqlState(error)?.hasPrefix("57P") == true {
+                try? await connection.close()
+            } else {
+                _ = try? await connection.query("ROLLBACK TO SAVEPOINT shopsh_command", logger: logger)
+                _ = try? await connection.query("RELEASE SAVEPOINT shopsh_command", logger: logger)
+            }
             throw error
         }
     }
@@ -59,6 +63,10 @@ final class PostgresRunConnection: Sendable {
     /// COMMIT or ROLLBACK, then closes the connection.
     func end(commit: Bool) async throws {
         guard !ended.withLock({ flag in defer { flag = true }; return flag }) else { return }
+        if connection.isClosed {
+            if commit { throw ShopError.storage("the connection to the PostgreSQL server was lost during the run: the server rolled back every change of it") }
+            return
+        }
         do {
             try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: logger)
         } catch {

@@ -140,6 +140,36 @@ struct SharedShopTests {
         #expect(!openFile.stderr.contains("right-Pa55"))
     }
 
+    @Test func aConnectionDroppedDuringAWriteSaysTheServerRolledItBack() throws {
+        let sandbox = try ShopshSandbox()
+        let url = try sandbox.serverShop()
+        let stockBefore = try ShopshSandbox.psql(url, "SELECT stock FROM products WHERE id = 1")
+        let holder = try LockHolder(url: url, sql: "BEGIN; SELECT stock FROM products WHERE id = 1 FOR UPDATE;")
+        defer { holder.release() }
+        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1" }
+        let outcome = StatusList()
+        inParallel(2) { index in
+            if index == 0 {
+                let result = try? sandbox.run(["--store", url, "-c", "products stock 1 +5"])
+                outcome.append(result.map { "\($0.status) \($0.stderr)" } ?? "did not run")
+            } else {
+                // Once shopsh waits for the row, its server process is ended (as a restart or a network cut would).
+                let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock'"
+                var polls = 0
+                while (try? ShopshSandbox.psql(url, waiting)) != "1" && polls < 200 {
+                    usleep(50_000)
+                    polls += 1
+                }
+                _ = try? ShopshSandbox.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'shopsh'")
+            }
+        }
+        let said = outcome.values.first ?? ""
+        #expect(said.hasPrefix("1 "), "\(said)")
+        #expect(said.split(separator: "\n").count == 1 && said.contains("rolled back by the server"), "\(said)")
+        holder.release()
+        #expect(try ShopshSandbox.psql(url, "SELECT stock FROM products WHERE id = 1") == stockBefore)
+    }
+
     @Test func devGenerateFillsAnEmptyDatabase() throws {
         let sandbox = try ShopshSandbox()
         let url = try sandbox.serverShop(initialize: false)
