@@ -94,7 +94,7 @@ struct PostgresProductService: ProductService {
 
     func addProduct(_ new: NewProduct) async throws -> Product {
         try await database.write("adding a product") { connection in
-            try await Self.insert(connection, new, logger: database.logger)
+            try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
         }
     }
 
@@ -102,7 +102,7 @@ struct PostgresProductService: ProductService {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
         return try await database.write("updating a product") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
-            try await Self.apply(connection, changes, to: product.id, logger: database.logger)
+            try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
             return try await Self.find(connection, String(product.id), logger: database.logger)
         }
     }
@@ -120,7 +120,8 @@ struct PostgresProductService: ProductService {
         try await database.write("adjusting stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             let newStock = try change.applied(to: product)
-            try await connection.query("UPDATE products SET stock = \(newStock), updated_at = now() WHERE id = \(product.id)",
+            let stamp = database.clock.timestamp()
+            try await connection.query("UPDATE products SET stock = \(newStock), updated_at = \(stamp)::timestamptz WHERE id = \(product.id)",
                                        logger: database.logger)
             var updated = product
             updated.stock = newStock
@@ -140,7 +141,7 @@ struct PostgresProductService: ProductService {
                                                                         category: new.category, brand: new.brand ?? "",
                                                                         price: new.price, discount: new.discount,
                                                                         stock: new.stock),
-                                             to: existing, logger: database.logger)
+                                             to: existing, stamp: database.clock.timestamp(), logger: database.logger)
                         try await connection.query("""
                             UPDATE products SET rating_hundredths = \(new.rating.hundredths), tags = \(Self.encodeTags(new.tags)),
                                    minimum_order_quantity = \(new.minimumOrderQuantity)
@@ -148,7 +149,7 @@ struct PostgresProductService: ProductService {
                             """, logger: database.logger)
                         summary.updated += 1
                     } else {
-                        _ = try await Self.insert(connection, new, logger: database.logger)
+                        _ = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
                         summary.inserted += 1
                     }
                 } catch let error as ShopError {
@@ -163,7 +164,7 @@ struct PostgresProductService: ProductService {
 
     /// Inserts `new` with a free id (the one asked for when free) and SKU. Ids are allocated under
     /// a lock on the `shop_meta` row `application` (no sequence: imports bring their own ids).
-    static func insert(_ connection: PostgresConnection, _ new: NewProduct, logger: Logger) async throws -> Product {
+    static func insert(_ connection: PostgresConnection, _ new: NewProduct, stamp: String, logger: Logger) async throws -> Product {
         try ProductRules.check(new)
         if let sku = new.sku {
             try ProductRules.checkSKU(sku)
@@ -186,16 +187,17 @@ struct PostgresProductService: ProductService {
         }
         try await connection.query("""
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
-                                  stock, rating_hundredths, tags, minimum_order_quantity)
+                                  stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
             VALUES (\(id), \(sku), \(new.title), \(new.description), \(new.category), \(new.brand), \(new.price.minorUnits),
                     \(new.discount.hundredths), \(new.stock), \(new.rating.hundredths), \(encodeTags(new.tags)),
-                    \(new.minimumOrderQuantity))
+                    \(new.minimumOrderQuantity), \(stamp)::timestamptz, \(stamp)::timestamptz)
             """, logger: logger)
         return try await find(connection, String(id), logger: logger)
     }
 
     /// Applies `changes` (nil fields stay; an empty brand clears it) in one UPDATE.
-    static func apply(_ connection: PostgresConnection, _ changes: ProductChanges, to id: Int64, logger: Logger) async throws {
+    static func apply(_ connection: PostgresConnection, _ changes: ProductChanges, to id: Int64, stamp: String,
+                      logger: Logger) async throws {
         try ProductRules.check(changes)
         if let sku = changes.sku, let other = try await self.id(connection, sku: sku, logger: logger), other != id {
             throw ShopError.conflict("SKU \(sku) already belongs to product \(other)")
@@ -212,7 +214,7 @@ struct PostgresProductService: ProductService {
                 price_minor = COALESCE(\(changes.price?.minorUnits), price_minor),
                 discount_hundredths = COALESCE(\(changes.discount?.hundredths), discount_hundredths),
                 stock = COALESCE(\(changes.stock), stock),
-                updated_at = now()
+                updated_at = \(stamp)::timestamptz
             WHERE id = \(id)
             """, logger: logger)
     }
