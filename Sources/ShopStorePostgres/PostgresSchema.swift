@@ -165,14 +165,10 @@ enum PostgresSchema {
     @discardableResult
     static func migrate(_ database: PostgresDatabase) async throws(ShopError) -> [Int] {
         let logger = database.logger
-        // Up to date already — the usual case, and the only one an operator's role without rights
-        // to create tables may meet: nothing is created or locked.
-        let applied = try await database.read("reading the schema version") { connection -> Set<Int>? in
-            var exists = false
-            for try await found in try await connection.query(
-                "SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger
-            ).decode(Bool.self) { exists = found }
-            guard exists else { return nil }
+        // Up to date already — the usual case, in one read, and the only one an operator's role
+        // without rights to create tables may meet: nothing is created or locked. (The read fails
+        // when there is no table yet; the locked path below then makes it.)
+        let applied = try? await database.read("reading the schema version") { connection -> Set<Int> in
             var versions = Set<Int>()
             for try await version in try await connection.query(
                 "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
