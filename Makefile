@@ -15,7 +15,7 @@ RELEASE_BASE := -c release --product shopsh --static-swift-stdlib $(if $(LLD),-X
 RELEASE_STATIC := $(RELEASE_BASE) -Xswiftc -static-executable -Xlinker -ltinfo
 RELEASE_DYNAMIC := $(RELEASE_BASE) $(if $(LLD),-Xlinker -z -Xlinker pack-relative-relocs)
 
-.PHONY: run build release test deps clean bench docs fuzz crash-safety
+.PHONY: run build release test deps clean bench bench-postgres docs fuzz crash-safety
 
 ## Install missing system packages (Debian/Ubuntu), build a release binary, open the shell.
 run: deps release
@@ -65,9 +65,15 @@ fuzz: deps
 crash-safety: release
 	bench/crash-safety
 
-## Benchmarks against the sqlite3 CLI (prints figures; never part of `make test`).
+## Benchmarks against the sqlite3 CLI, then against psql on a throwaway PostgreSQL cluster
+## (prints figures; never part of `make test`).
 bench: deps
 	bench/run
+	bench/postgres
+
+## Only the PostgreSQL section of `make bench` (bench/postgres: shopsh against psql).
+bench-postgres: deps
+	bench/postgres
 
 clean:
 	rm -rf .build
