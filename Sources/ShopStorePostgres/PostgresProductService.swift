@@ -143,7 +143,7 @@ struct PostgresProductService: ProductService {
                                                                         stock: new.stock),
                                              to: existing, stamp: database.clock.timestamp(), logger: database.logger)
                         try await connection.query("""
-                            UPDATE products SET rating_hundredths = \(new.rating.hundredths), tags = \(Self.encodeTags(new.tags)),
+                            UPDATE products SET rating_hundredths = \(new.rating.hundredths), tags = \(StoredTags.encode(new.tags)),
                                    minimum_order_quantity = \(new.minimumOrderQuantity)
                             WHERE id = \(existing)
                             """, logger: database.logger)
@@ -189,7 +189,7 @@ struct PostgresProductService: ProductService {
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
                                   stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
             VALUES (\(id), \(sku), \(new.title), \(new.description), \(new.category), \(new.brand), \(new.price.minorUnits),
-                    \(new.discount.hundredths), \(new.stock), \(new.rating.hundredths), \(encodeTags(new.tags)),
+                    \(new.discount.hundredths), \(new.stock), \(new.rating.hundredths), \(StoredTags.encode(new.tags)),
                     \(new.minimumOrderQuantity), \(stamp)::timestamptz, \(stamp)::timestamptz)
             """, logger: logger)
         return try await find(connection, String(id), logger: logger)
@@ -315,7 +315,7 @@ struct PostgresProductService: ProductService {
     static func product(_ row: ProductRow) -> Product {
         Product(id: row.0, sku: row.1, title: row.2, description: row.3, category: row.4, brand: row.5,
                 price: Money(minorUnits: row.6, currency: .usd), discount: Percentage(hundredths: row.7),
-                stock: row.8, rating: Rating(hundredths: row.9), tags: decodeTags(row.10),
+                stock: row.8, rating: Rating(hundredths: row.9), tags: StoredTags.decode(row.10),
                 minimumOrderQuantity: row.11)
     }
 
@@ -336,20 +336,5 @@ struct PostgresProductService: ProductService {
             maxPrice = filter.maxPrice?.minorUnits
             inStockOnly = filter.inStockOnly
         }
-    }
-
-    /// Tags as the SQLite store keeps them: joined with commas.
-    static func encodeTags(_ tags: [String]) -> String { tags.joined(separator: ",") }
-
-    /// Split on the comma's byte, as the SQLite store does (splitting on Characters was 8% of an export).
-    static func decodeTags(_ text: String) -> [String] {
-        var tags: [String] = []
-        var rest = Substring(text)
-        while let comma = rest.utf8.firstIndex(of: UInt8(ascii: ",")) {
-            if comma > rest.startIndex { tags.append(String(rest[..<comma])) }
-            rest = rest[rest.utf8.index(after: comma)...]
-        }
-        if !rest.isEmpty { tags.append(String(rest)) }
-        return tags
     }
 }

@@ -37,7 +37,7 @@ final class PostgresSeeder: ShopSeeder {
         guard let id = product.id else { throw ShopError.invalidInput("a seeded product has no id") }
         products.row([String(id), product.sku, product.title, product.description, product.category, product.brand,
                       String(product.price.minorUnits), String(product.discount.hundredths), String(product.stock),
-                      String(product.rating.hundredths), PostgresProductService.encodeTags(product.tags),
+                      String(product.rating.hundredths), StoredTags.encode(product.tags),
                       String(product.minimumOrderQuantity), now, now])
     }
 

@@ -19,7 +19,7 @@ struct SQLiteSeeder: ShopSeeder {
             """).execute(arguments: [
                 product.id, product.sku, product.title, product.description, product.category, product.brand,
                 product.price.minorUnits, product.discount.hundredths, product.stock, product.rating.hundredths,
-                SQLiteProductService.encodeTags(product.tags), product.minimumOrderQuantity, now, now,
+                StoredTags.encode(product.tags), product.minimumOrderQuantity, now, now,
             ])
     }
 
