@@ -112,7 +112,7 @@ actor PostgresConnections {
     private func giveBack(_ leased: Leased) {
         if leased.connection.isClosed || closed {
             open -= 1
-            if !leased.connection.isClosed { Task { [leased] in try? await leased.connection.close() } }
+            if !leased.connection.isClosed { Task.detached { [leased] in try? await leased.connection.close() } }
         } else {
             idle.append(leased)
         }

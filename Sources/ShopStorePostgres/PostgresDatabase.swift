@@ -83,9 +83,11 @@ struct PostgresDatabase: Sendable {
 
     /// Runs `body`, which queries on `leased`; should the operator press Ctrl-C meanwhile, the
     /// server is asked to cancel the query (it then fails with SQLSTATE 57014: "interrupted").
+    /// The watcher is detached: it must not inherit the caller's executor (the shell's
+    /// calling-thread executor stops running jobs once the command is done).
     private func watching<T>(_ leased: PostgresConnections.Leased, _ body: () async throws -> T) async throws -> T {
         let interrupted = self.interrupted, connections = self.connections, pid = leased.backendPID
-        let watcher = Task {
+        let watcher = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.interruptPoll)
                 if !Task.isCancelled && interrupted() {

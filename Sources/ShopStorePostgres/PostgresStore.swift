@@ -112,7 +112,7 @@ public final class PostgresStore: ShopStore {
     /// Closes the kept connections (in the background: the process is ending).
     public func close() {
         let connections = database.connections
-        Task { await connections.closeAll() }
+        Task.detached { await connections.closeAll() }
     }
 }
 

@@ -68,11 +68,30 @@ enum StoreFactory {
         let parsed = try PostgresConnectionURL(url, environment: environment)
         // A store that opens shows its warnings later; one that does not says them in its error.
         let warning = parsed.warnings.isEmpty ? "" : " (\(parsed.warnings.joined(separator: "; ")))"
-        return try Blocking.run { () async -> Result<PostgresStore, ShopError> in
+        return try withDeadline(openingDeadline, doing: "opening \(parsed)") { () async throws(ShopError) -> PostgresStore in
             do throws(ShopError) {
-                return .success(try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested }))
-            } catch { return .failure(warning.isEmpty ? error : .storage(error.message + warning)) }
-        }.get()
+                return try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested })
+            } catch {
+                throw warning.isEmpty ? error : .storage(error.message + warning)
+            }
+        }
+    }
+
+    /// How long opening a server store may take (connecting is bounded by its own 10 s; a
+    /// migration that builds indexes on a big shop takes longer): past it, one line, not a hang.
+    static let openingDeadline = 300
+
+    /// Runs `body` in a task of its own and waits for it at most `seconds`.
+    private static func withDeadline<T: Sendable>(_ seconds: Int, doing what: String,
+                                                  _ body: @escaping @Sendable () async throws(ShopError) -> T) throws(ShopError) -> T {
+        let outcome = OutcomeBox<T>()
+        Task.detached {
+            do throws(ShopError) { outcome.set(.success(try await body())) } catch { outcome.set(.failure(error)) }
+        }
+        guard let result = outcome.wait(seconds: seconds) else {
+            throw .storage("\(what): no answer from the PostgreSQL server within \(seconds) s")
+        }
+        return try result.get()
     }
 
     /// Seeds `store` through `body`; nil when it already held a shop.
@@ -154,5 +173,27 @@ enum StoreFactory {
 
     static func describe(_ summary: DemoShopSummary, at path: String) -> String {
         "created the demo shop at \(path): \(summary.products) products, \(summary.users) users, \(summary.baskets) baskets, \(summary.rates) exchange rates"
+    }
+}
+
+/// A result handed from a task to a thread that waits for it, for a while.
+private final class OutcomeBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private var value: Result<T, ShopError>?
+
+    func set(_ result: Result<T, ShopError>) {
+        lock.lock()
+        value = result
+        lock.unlock()
+        ready.signal()
+    }
+
+    /// The result, or nil when none came within `seconds`.
+    func wait(seconds: Int) -> Result<T, ShopError>? {
+        guard ready.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }

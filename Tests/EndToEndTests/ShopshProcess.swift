@@ -133,7 +133,9 @@ final class ShopshSandbox: @unchecked Sendable {
         }
         writer.start()
         let fired = LockedData()
-        let killer = DispatchWorkItem { if process.isRunning { fired.set(Data()); process.terminate() } }
+        // SIGKILL, not terminate()'s SIGTERM: a child started from a test thread inherits its blocked
+        // signals, so SIGTERM could wait forever.
+        let killer = DispatchWorkItem { if process.isRunning { fired.set(Data()); kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: killer)
         // Read both pipes concurrently so a full stderr pipe cannot block the child.
         let errorData = LockedData()
