@@ -37,13 +37,7 @@ struct PostgresProductService: ProductService {
         try await database.read("listing products") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM products
-                WHERE (\(parts.category)::text IS NULL OR category = \(parts.category))
-                  AND (\(parts.pattern)::text IS NULL
-                       OR lower(title) LIKE \(parts.pattern) ESCAPE '\\' OR lower(description) LIKE \(parts.pattern) ESCAPE '\\'
-                       OR lower(brand) LIKE \(parts.pattern) ESCAPE '\\' OR lower(sku) LIKE \(parts.pattern) ESCAPE '\\')
-                  AND (\(parts.minPrice)::bigint IS NULL OR price_minor >= \(parts.minPrice))
-                  AND (\(parts.maxPrice)::bigint IS NULL OR price_minor <= \(parts.maxPrice))
-                  AND (NOT \(parts.inStockOnly) OR stock > 0)
+                WHERE \(matching: parts)
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
                 """, logger: database.logger)
@@ -58,13 +52,7 @@ struct PostgresProductService: ProductService {
         return try await database.read("counting products") { connection in
             let rows = try await connection.query("""
                 SELECT count(*) FROM products
-                WHERE (\(parts.category)::text IS NULL OR category = \(parts.category))
-                  AND (\(parts.pattern)::text IS NULL
-                       OR lower(title) LIKE \(parts.pattern) ESCAPE '\\' OR lower(description) LIKE \(parts.pattern) ESCAPE '\\'
-                       OR lower(brand) LIKE \(parts.pattern) ESCAPE '\\' OR lower(sku) LIKE \(parts.pattern) ESCAPE '\\')
-                  AND (\(parts.minPrice)::bigint IS NULL OR price_minor >= \(parts.minPrice))
-                  AND (\(parts.maxPrice)::bigint IS NULL OR price_minor <= \(parts.maxPrice))
-                  AND (NOT \(parts.inStockOnly) OR stock > 0)
+                WHERE \(matching: parts)
                 """, logger: database.logger)
             for try await count in rows.decode(Int.self) { return count }
             return 0
@@ -336,5 +324,34 @@ struct PostgresProductService: ProductService {
             maxPrice = filter.maxPrice?.minorUnits
             inStockOnly = filter.inStockOnly
         }
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// A listing's filter as one WHERE condition, every value bound (listing and counting share it).
+    mutating func appendInterpolation(matching parts: PostgresProductService.FilterParts) {
+        appendLiteral("(")
+        appendInterpolation(parts.category)
+        appendLiteral("::text IS NULL OR category = ")
+        appendInterpolation(parts.category)
+        appendLiteral(") AND (")
+        appendInterpolation(parts.pattern)
+        appendLiteral("::text IS NULL")
+        for column in ["lower(title)", "lower(description)", "lower(brand)", "lower(sku)"] {
+            appendLiteral(" OR \(column) LIKE ")
+            appendInterpolation(parts.pattern)
+            appendLiteral(" ESCAPE '\\'")
+        }
+        appendLiteral(") AND (")
+        appendInterpolation(parts.minPrice)
+        appendLiteral("::bigint IS NULL OR price_minor >= ")
+        appendInterpolation(parts.minPrice)
+        appendLiteral(") AND (")
+        appendInterpolation(parts.maxPrice)
+        appendLiteral("::bigint IS NULL OR price_minor <= ")
+        appendInterpolation(parts.maxPrice)
+        appendLiteral(") AND (NOT ")
+        appendInterpolation(parts.inStockOnly)
+        appendLiteral(" OR stock > 0)")
     }
 }
