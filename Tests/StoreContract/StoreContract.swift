@@ -40,11 +40,6 @@ public enum StoreContract {
         }
     }
 
-    /// Every area, in order.
-    public static func all(_ fixture: some StoreFixture) async {
-        for area in Area.allCases { await area.run(fixture) }
-    }
-
     // MARK: - Running cases
 
     /// Which store a case starts from.
