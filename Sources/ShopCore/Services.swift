@@ -8,18 +8,21 @@ public struct ShopServices: Sendable {
     public var users: any UserService
     public var orders: any OrderService
     public var currencies: any CurrencyService
+    /// The audit log (written by the other services, read here).
+    public var audit: any AuditService
     /// Live values for Tab completion; `nil` when the store offers none.
     public var completions: (any CompletionSource)?
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, orders: any OrderService, currencies: any CurrencyService,
-                completions: (any CompletionSource)? = nil) {
+                audit: any AuditService, completions: (any CompletionSource)? = nil) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
         self.users = users
         self.orders = orders
         self.currencies = currencies
+        self.audit = audit
         self.completions = completions
     }
 }

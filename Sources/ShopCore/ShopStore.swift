@@ -10,6 +10,8 @@ public protocol ShopStore: AnyObject, Sendable {
     var displayName: String { get }
     /// Where the store is, as the operator named it (a path; a URL without its password).
     var location: String { get }
+    /// Who is at the shell, their role, and whether the session is read-only.
+    var identity: OperatorIdentity { get }
     /// Lines for the operator on opening (e.g. that other users can read the file).
     var warnings: [String] { get }
     /// Starts a run: until it ends, every call of its services joins one transaction.

@@ -15,6 +15,8 @@ public final class PostgresStore: ShopStore {
     /// The URL, without its password.
     public let location: String
     public var warnings: [String] { url.warnings }
+    /// The role that logged in. (Placeholder: every operator is an admin until roles are set up.)
+    public var identity: OperatorIdentity { OperatorIdentity(name: url.user, role: .admin) }
 
     /// The connections, logger and clock as the services use them.
     let database: PostgresDatabase
@@ -76,6 +78,7 @@ public final class PostgresStore: ShopStore {
                      users: PostgresUserService(database: database),
                      orders: PostgresOrderService(database: database),
                      currencies: PostgresCurrencyService(database: database),
+                     audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database))
     }
 

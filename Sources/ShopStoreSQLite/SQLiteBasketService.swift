@@ -39,6 +39,8 @@ struct SQLiteBasketService: BasketService {
                                                arguments: [customer.id, item.id]) ?? 0
                 throw BasketRules.lineFull(customer, item, adding: quantity, current: current)
             }
+            try audit(.basketLine(userID: customer.id, productID: item.id, action: "add",
+                                  before: stored > quantity ? stored - quantity : nil, after: stored), db)
             return Self.line(customer.id, item, quantity: stored)
         }
     }
@@ -55,6 +57,7 @@ struct SQLiteBasketService: BasketService {
                 guard current != nil else { throw BasketRules.notInBasket(customer, item) }
                 try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                arguments: [customer.id, item.id])
+                try audit(.basketLine(userID: customer.id, productID: item.id, action: "set", before: current, after: nil), db)
                 return nil
             }
             if try BasketRules.checkSet(customer, item, from: current, to: quantity) {
@@ -64,6 +67,7 @@ struct SQLiteBasketService: BasketService {
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity
                 """).execute(arguments: [customer.id, item.id, quantity, clock.timestamp()])
+            try audit(.basketLine(userID: customer.id, productID: item.id, action: "set", before: current, after: quantity), db)
             return Self.line(customer.id, item, quantity: quantity)
         }
     }
@@ -72,22 +76,36 @@ struct SQLiteBasketService: BasketService {
         try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
             let item = try SQLiteProductService.find(db, product)
-            try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
-                           arguments: [customer.id, item.id])
-            guard db.changesCount > 0 else { throw BasketRules.notInBasket(customer, item) }
+            let removed = try Int.fetchOne(db, sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ? RETURNING quantity",
+                                           arguments: [customer.id, item.id])
+            guard let removed else { throw BasketRules.notInBasket(customer, item) }
+            try audit(.basketLine(userID: customer.id, productID: item.id, action: "remove", before: removed, after: nil), db)
         }
     }
 
     func clearBasket(_ user: String) async throws -> Int {
         try database.shopWrite { db in
             let customer = try SQLiteUserLookup.find(db, user)
-            try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [customer.id])
-            return db.changesCount
+            let removed = try Row.fetchAll(db, sql: "DELETE FROM basket_lines WHERE user_id = ? RETURNING product_id, quantity",
+                                           arguments: [customer.id])
+            for line in removed {
+                try audit(.basketLine(userID: customer.id, productID: line[0], action: "clear", before: line[1], after: nil), db)
+            }
+            return removed.count
         }
     }
 
     func checkout(_ user: String) async throws -> Order {
-        try database.shopWrite { db in try Self.checkout(db, user, now: clock.timestamp()) }
+        try database.shopWrite { db in
+            let now = clock.timestamp()
+            let order = try Self.checkout(db, user, now: now)
+            try SQLiteAuditLog.record(.checkout(order), in: db, at: now)
+            return order
+        }
+    }
+
+    private func audit(_ change: AuditChange, _ db: Database) throws {
+        try SQLiteAuditLog.record(change, in: db, at: clock.timestamp())
     }
 
     // MARK: - Checkout

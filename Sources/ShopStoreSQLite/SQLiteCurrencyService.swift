@@ -7,6 +7,7 @@ import ShopCore
 /// `CurrencyService` on a SQLite store.
 struct SQLiteCurrencyService: CurrencyService {
     let database: DatabaseQueue
+    let clock: ShopClock
 
     func currencies() async throws -> [CurrencyInfo] {
         try database.shopRead { db in
@@ -70,6 +71,7 @@ struct SQLiteCurrencyService: CurrencyService {
             for rate in rates {
                 try insert.execute(arguments: [rate.date, rate.currency, rate.storedText])
             }
+            if !rates.isEmpty { try SQLiteAuditLog.record(.rates(rates, stored: rates.count), in: db, at: clock.timestamp()) }
             return rates.count
         }
     }

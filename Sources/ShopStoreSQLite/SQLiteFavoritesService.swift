@@ -41,7 +41,7 @@ struct SQLiteFavoritesService: FavoritesService {
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "INSERT INTO favorites (user_id, product_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                            arguments: [userID, productID, clock.timestamp()])
-            return db.changesCount > 0
+            return try recorded(db.changesCount > 0, userID, productID, isFavourite: true, db)
         }
     }
 
@@ -49,7 +49,7 @@ struct SQLiteFavoritesService: FavoritesService {
         try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
-            return db.changesCount > 0
+            return try recorded(db.changesCount > 0, userID, productID, isFavourite: false, db)
         }
     }
 
@@ -57,11 +57,20 @@ struct SQLiteFavoritesService: FavoritesService {
         try database.shopWrite { db in
             let (userID, productID) = try Self.resolve(db, user: user, product: product)
             try db.execute(sql: "DELETE FROM favorites WHERE user_id = ? AND product_id = ?", arguments: [userID, productID])
-            if db.changesCount > 0 { return false }
+            if db.changesCount > 0 { return try !recorded(true, userID, productID, isFavourite: false, db) }
             try db.execute(sql: "INSERT INTO favorites (user_id, product_id, added_at) VALUES (?, ?, ?)",
                            arguments: [userID, productID, clock.timestamp()])
-            return true
+            return try recorded(true, userID, productID, isFavourite: true, db)
         }
+    }
+
+    /// Records the change when there was one (`changed`); returns `changed`.
+    private func recorded(_ changed: Bool, _ userID: Int64, _ productID: Int64, isFavourite: Bool, _ db: Database) throws -> Bool {
+        if changed {
+            try SQLiteAuditLog.record(.favourite(userID: userID, productID: productID, isFavourite: isFavourite),
+                                      in: db, at: clock.timestamp())
+        }
+        return changed
     }
 
     func topFavorites(limit: Int) async throws -> [FavoriteCount] {

@@ -68,6 +68,7 @@ struct SQLiteOrderService: OrderService {
             try db.execute(sql: """
                 UPDATE orders SET status = ?, updated_at = ? WHERE id = ?
                 """, arguments: [status.rawValue, now, id])
+            try SQLiteAuditLog.record(.orderStatus(id: id, before: order.status, after: status), in: db, at: now)
             return try Self.find(db, id)
         }
     }

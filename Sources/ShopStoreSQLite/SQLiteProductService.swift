@@ -54,7 +54,11 @@ struct SQLiteProductService: ProductService {
     // MARK: - Writing
 
     func addProduct(_ new: NewProduct) async throws -> Product {
-        try database.shopWrite { db in try Self.insert(db, new, now: clock.timestamp()) }
+        try database.shopWrite { db in
+            let added = try Self.insert(db, new, now: clock.timestamp())
+            try audit(.product("add", before: nil, after: added), db)
+            return added
+        }
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
@@ -62,7 +66,9 @@ struct SQLiteProductService: ProductService {
         return try database.shopWrite { db in
             let product = try Self.find(db, reference)
             try Self.apply(db, changes, to: product.id, now: clock.timestamp())
-            return try Self.find(db, String(product.id))
+            let updated = try Self.find(db, String(product.id))
+            try audit(.product("update", before: product, after: updated), db)
+            return updated
         }
     }
 
@@ -70,6 +76,7 @@ struct SQLiteProductService: ProductService {
         try database.shopWrite { db in
             let product = try Self.find(db, reference)
             try db.execute(sql: "DELETE FROM products WHERE id = ?", arguments: [product.id])
+            try audit(.product("delete", before: product, after: nil), db)
             return product
         }
     }
@@ -82,23 +89,34 @@ struct SQLiteProductService: ProductService {
                            arguments: [newStock, clock.timestamp(), product.id])
             var updated = product
             updated.stock = newStock
+            try audit(.product("stock", before: product, after: updated), db)
             return updated
         }
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
-        try database.shopWrite { db in try Self.importAll(db, products, now: clock.timestamp()) }
+        try database.shopWrite { db in
+            try Self.importAll(db, products, now: clock.timestamp()) { change in try audit(change, db) }
+        }
+    }
+
+    private func audit(_ change: AuditChange, _ db: Database) throws {
+        try SQLiteAuditLog.record(change, in: db, at: clock.timestamp())
     }
 
     // MARK: - Shared SQL (also used by the demo import)
 
-    static func importAll(_ db: Database, _ products: [NewProduct], now: String) throws -> ImportSummary {
+    /// Inserts or updates (by SKU) every product; `record` is told each change (the demo import
+    /// passes none: seeding a shop is not an operator's change).
+    static func importAll(_ db: Database, _ products: [NewProduct], now: String,
+                          record: ((AuditChange) throws -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary(inserted: 0, updated: 0)
         for (offset, new) in products.enumerated() {
             do {
                 try ProductRules.check(new)
                 if let sku = new.sku,
                    let existingID = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE sku = ?", arguments: [sku]) {
+                    let before = try record.map { _ in try find(db, String(existingID)) }
                     try apply(db, ProductChanges(title: new.title, description: new.description, category: new.category,
                                                  brand: new.brand ?? "", price: new.price, discount: new.discount,
                                                  stock: new.stock),   // a record without a brand clears it
@@ -106,9 +124,11 @@ struct SQLiteProductService: ProductService {
                     try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
                                    arguments: [new.rating.hundredths, StoredTags.encode(new.tags), new.minimumOrderQuantity, existingID])
                     summary.updated += 1
+                    if let record, let before { try record(.product("import", before: before, after: try find(db, String(existingID)))) }
                 } else {
-                    _ = try insert(db, new, now: now)
+                    let added = try insert(db, new, now: now)
                     summary.inserted += 1
+                    try record?(.product("import", before: nil, after: added))
                 }
             } catch let error as ShopError {
                 throw ShopError.invalidInput("record \(offset + 1): \(error.message)")

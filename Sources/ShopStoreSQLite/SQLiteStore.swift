@@ -18,6 +18,9 @@ public final class SQLiteStore: ShopStore, Sendable {
     /// Whether the store was opened for reading only: the operator may not write the file or its
     /// folder, or the file system is read-only. Every change then fails with one clear line.
     public let isReadOnly: Bool
+    /// The OS login at the shell: an admin when the file may be written, else a viewer. On SQLite
+    /// the file's permissions are the only boundary: whoever may write it may do anything.
+    public let identity: OperatorIdentity
     /// Things the operator should know about the file (e.g. that other users can read it).
     public let warnings: [String]
     /// Where the services read the time for the rows they stamp.
@@ -29,8 +32,8 @@ public final class SQLiteStore: ShopStore, Sendable {
     /// With `create`, a missing file (and its folder, mode 0700) is created, mode 0600. An existing
     /// file must be a shopsh store: a database of another application, a file that is not SQLite
     /// and a store written by a newer shopsh are refused without being changed. A store the
-    /// operator may only read is opened read-only.
-    public init(path: String, create: Bool = false, clock: ShopClock = .system) throws(ShopError) {
+    /// operator may only read is opened read-only, and so is any store when `readOnly` (`--read-only`).
+    public init(path: String, create: Bool = false, readOnly requested: Bool = false, clock: ShopClock = .system) throws(ShopError) {
         self.path = path
         self.clock = clock
         if !FileManager.default.fileExists(atPath: path) {
@@ -40,8 +43,11 @@ public final class SQLiteStore: ShopStore, Sendable {
             try StoreFile.createEmpty(at: path)
         }
         try StoreFile.refuseNonSQLite(at: path)
-        let readOnly = !StoreFile.isWritable(path)
+        let writable = StoreFile.isWritable(path)
+        let readOnly = requested || !writable
         isReadOnly = readOnly
+        identity = OperatorIdentity(name: OperatorLogin.current, role: writable ? .admin : .viewer,
+                                    readOnlyReason: requested ? "--read-only" : writable ? nil : "you may not write the store file or its folder")
         warnings = StoreFile.permissionWarnings(path)
         do {
             database = try Self.connect(path, readOnly: readOnly)
@@ -135,8 +141,8 @@ public final class SQLiteStore: ShopStore, Sendable {
                      baskets: SQLiteBasketService(database: database, clock: clock),
                      favorites: SQLiteFavoritesService(database: database, clock: clock),
                      users: SQLiteUserService(database: database, clock: clock),
-                     orders: SQLiteOrderService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database),
-                     completions: SQLiteCompletionSource(database: database))
+                     orders: SQLiteOrderService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
+                     audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database))
     }
 
     /// `shop` for `…/shop.sqlite`.

@@ -45,7 +45,9 @@ struct SQLiteUserService: UserService {
                 VALUES (?, ?, ?, ?, ?, ?, 'active', ?)
                 """, arguments: [user.username, user.email, user.firstName, user.lastName, user.phone, user.role.rawValue,
                                  clock.timestamp()])
-            return try SQLiteUserLookup.find(db, String(db.lastInsertedRowID))
+            let added = try SQLiteUserLookup.find(db, String(db.lastInsertedRowID))
+            try audit(.user("add", before: nil, after: added), db)
+            return added
         }
     }
 
@@ -73,15 +75,19 @@ struct SQLiteUserService: UserService {
             try Self.checkUnique(db, username: username, email: email, except: user.id)
             try db.execute(sql: "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                            arguments: StatementArguments(arguments + [user.id]))
-            return try SQLiteUserLookup.find(db, String(user.id))
+            let updated = try SQLiteUserLookup.find(db, String(user.id))
+            try audit(.user("update", before: user, after: updated), db)
+            return updated
         }
     }
 
     func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
         try database.shopWrite { db in
-            var user = try SQLiteUserLookup.find(db, reference)
-            try db.execute(sql: "UPDATE users SET status = ? WHERE id = ?", arguments: [status.rawValue, user.id])
+            let before = try SQLiteUserLookup.find(db, reference)
+            try db.execute(sql: "UPDATE users SET status = ? WHERE id = ?", arguments: [status.rawValue, before.id])
+            var user = before
             user.status = status
+            if user != before { try audit(.user(status == .disabled ? "disable" : "enable", before: before, after: user), db) }
             return user
         }
     }
@@ -96,6 +102,7 @@ struct SQLiteUserService: UserService {
             guard db.changesCount == 1 else {
                 throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set")
             }
+            try audit(.password(userID: id), db)
         }
     }
 
@@ -127,11 +134,16 @@ struct SQLiteUserService: UserService {
             // Orders stay: orders.user_id is ON DELETE SET NULL and orders.customer keeps the name.
             try db.execute(sql: "UPDATE orders SET user_id = NULL WHERE user_id = ?", arguments: [user.id])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id])
+            try audit(.user("delete", before: user, after: nil), db)
             return user
         }
     }
 
     // MARK: - Helpers
+
+    private func audit(_ change: AuditChange, _ db: Database) throws {
+        try SQLiteAuditLog.record(change, in: db, at: clock.timestamp())
+    }
 
     /// Refuses a username or email that another user (not `except`) has, ignoring case.
     static func checkUnique(_ db: Database, username: String?, email: String?, except id: Int64?) throws {

@@ -6,14 +6,14 @@ import GRDB
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
 enum Schema {
     /// The migrations, oldest first.
-    static let migrationNames = ["v1: shop", "v2: shopsh application id"]
+    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "currencies", "currency_rates"]
+                             "currencies", "currency_rates", "audit_log"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -127,6 +127,32 @@ enum Schema {
         register(2) { db in
             // Marks the file as a shopsh store (see StoreIdentity).
             try db.execute(sql: "PRAGMA application_id = \(StoreIdentity.applicationID)")
+        }
+        register(3) { db in
+            // The audit log: one row per change, written in the change's transaction (SQLiteAuditLog).
+            // Triggers refuse to change or delete its rows, also from the sqlite3 CLI: on SQLite the
+            // file's permissions are the real boundary (whoever may write the file may drop them).
+            try db.execute(sql: """
+                CREATE TABLE audit_log (
+                    id        INTEGER PRIMARY KEY,
+                    at        TEXT NOT NULL,
+                    operator  TEXT NOT NULL,
+                    role      TEXT NOT NULL,
+                    command   TEXT NOT NULL DEFAULT '',
+                    entity    TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    action    TEXT NOT NULL,
+                    before    TEXT,
+                    after     TEXT
+                );
+                CREATE INDEX audit_log_by_entity ON audit_log(entity, entity_id);
+                CREATE INDEX audit_log_by_operator ON audit_log(operator);
+                CREATE INDEX audit_log_by_time ON audit_log(at);
+                CREATE TRIGGER audit_log_is_append_only_update BEFORE UPDATE ON audit_log
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: its rows cannot be changed'); END;
+                CREATE TRIGGER audit_log_is_append_only_delete BEFORE DELETE ON audit_log
+                BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: its rows cannot be deleted'); END;
+                """)
         }
         return migrator
     }

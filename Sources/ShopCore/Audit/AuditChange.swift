@@ -1,0 +1,207 @@
+// AuditChange: what a store records about one change: which entity, which action, and the
+// changed fields before and after. The builders here are the one place that decides what an
+// audit row of each kind of change says; stores only add who, when and the command.
+
+import Foundation
+
+/// The kinds of things an audit row is about.
+public enum AuditEntity: String, CaseIterable, Sendable {
+    case basket, product, user, order, favourite, currency
+}
+
+/// One value of an audited field: what JSON can hold, exactly (money as text with its currency).
+public enum AuditValue: Hashable, Sendable, Codable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case bool(Bool)
+    case list([String])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(String.self) { self = .text(value) }
+        else { self = .list(try container.decode([String].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .integer(let value): try container.encode(value)
+        case .text(let text): try container.encode(text)
+        case .bool(let value): try container.encode(value)
+        case .list(let items): try container.encode(items)
+        }
+    }
+
+    /// The value as a person reads it in a summary (`3`, `9.99 USD`, `red, blue`).
+    public var summary: String {
+        switch self {
+        case .null: return "null"
+        case .integer(let value): return String(value)
+        case .text(let text): return text
+        case .bool(let value): return value ? "true" : "false"
+        case .list(let items): return "[" + items.joined(separator: ", ") + "]"
+        }
+    }
+}
+
+/// Named field values, in a fixed order: one side (before or after) of an audited change.
+public struct AuditFields: Hashable, Sendable {
+    public var fields: [(name: String, value: AuditValue)] {
+        get { names.indices.map { (names[$0], values[$0]) } }
+        set { names = newValue.map(\.name); values = newValue.map(\.value) }
+    }
+    private var names: [String]
+    private var values: [AuditValue]
+
+    public init(_ fields: [(String, AuditValue)]) {
+        names = fields.map(\.0)
+        values = fields.map(\.1)
+    }
+
+    public subscript(name: String) -> AuditValue? {
+        names.firstIndex(of: name).map { values[$0] }
+    }
+
+    public var isEmpty: Bool { names.isEmpty }
+
+    /// The fields as one compact JSON object with sorted keys (how stores keep them).
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let object = Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first })
+        guard let data = try? encoder.encode(object) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Reads what `jsonText` wrote; nil for anything that is not a JSON object.
+    public init?(jsonText: String) {
+        guard let object = try? JSONDecoder().decode([String: AuditValue].self, from: Data(jsonText.utf8)) else { return nil }
+        self.init(object.keys.sorted().map { ($0, object[$0] ?? .null) })
+    }
+
+    /// The fields that differ between `before` and `after` (the others are left out of both).
+    public static func changes(before: AuditFields, after: AuditFields) -> (before: AuditFields, after: AuditFields) {
+        var old: [(String, AuditValue)] = []
+        var new: [(String, AuditValue)] = []
+        for name in before.names + after.names.filter({ !before.names.contains($0) }) where before[name] != after[name] {
+            old.append((name, before[name] ?? .null))
+            new.append((name, after[name] ?? .null))
+        }
+        return (AuditFields(old), AuditFields(new))
+    }
+}
+
+/// One change as a store records it (the store adds the time, the operator and the command).
+public struct AuditChange: Hashable, Sendable {
+    public var entity: AuditEntity
+    /// The entity's id as text: a product, user or order id; for a basket or favourites, the
+    /// customer's user id; for currency rates, the currency code or `rates`.
+    public var entityID: String
+    /// What happened: `add`, `set`, `remove`, `update`, `delete`, `checkout`, `status`, `import`, …
+    public var action: String
+    /// The changed fields before (nil when the entity did not exist).
+    public var before: AuditFields?
+    /// The changed fields after (nil when the entity no longer exists).
+    public var after: AuditFields?
+
+    public init(entity: AuditEntity, entityID: String, action: String, before: AuditFields?, after: AuditFields?) {
+        self.entity = entity
+        self.entityID = entityID
+        self.action = action
+        self.before = before
+        self.after = after
+    }
+
+    /// A change between two full images of an entity: only the fields that differ are kept.
+    static func diff(_ entity: AuditEntity, id: String, action: String, before: AuditFields?, after: AuditFields?) -> AuditChange {
+        guard let before, let after else { return AuditChange(entity: entity, entityID: id, action: action, before: before, after: after) }
+        let changed = AuditFields.changes(before: before, after: after)
+        return AuditChange(entity: entity, entityID: id, action: action, before: changed.before, after: changed.after)
+    }
+
+    // MARK: - The changes of each kind
+
+    /// A basket line of customer `userID` went from `before` to `after` units of `productID`
+    /// (nil: no line).
+    public static func basketLine(userID: Int64, productID: Int64, action: String, before: Int?, after: Int?) -> AuditChange {
+        func side(_ quantity: Int?) -> AuditFields? {
+            quantity.map { AuditFields([("product", .integer(productID)), ("quantity", .integer(Int64($0)))]) }
+        }
+        return AuditChange(entity: .basket, entityID: String(userID), action: action, before: side(before), after: side(after))
+    }
+
+    /// Customer `userID` added (`isFavourite`) or removed `productID` from their favourites.
+    public static func favourite(userID: Int64, productID: Int64, isFavourite: Bool) -> AuditChange {
+        func side(_ value: Bool) -> AuditFields { AuditFields([("product", .integer(productID)), ("favourite", .bool(value))]) }
+        return AuditChange(entity: .favourite, entityID: String(userID), action: isFavourite ? "add" : "remove",
+                           before: side(!isFavourite), after: side(isFavourite))
+    }
+
+    /// A product added (`before` nil), changed, or deleted (`after` nil).
+    public static func product(_ action: String, before: Product?, after: Product?) -> AuditChange {
+        let id = (after ?? before).map { String($0.id) } ?? ""
+        return diff(.product, id: id, action: action, before: before.map(fields), after: after.map(fields))
+    }
+
+    /// A user added (`before` nil), changed, or deleted (`after` nil).
+    public static func user(_ action: String, before: User?, after: User?) -> AuditChange {
+        let id = (after ?? before).map { String($0.id) } ?? ""
+        return diff(.user, id: id, action: action, before: before.map(fields), after: after.map(fields))
+    }
+
+    /// User `userID`'s password was set: the audit says so and never holds the password or its hash.
+    public static func password(userID: Int64) -> AuditChange {
+        AuditChange(entity: .user, entityID: String(userID), action: "passwd",
+                    before: AuditFields([("password", .text("***"))]), after: AuditFields([("password", .text("*** (new)"))]))
+    }
+
+    /// Order `id`'s status changed.
+    public static func orderStatus(id: Int64, before: OrderStatus, after: OrderStatus) -> AuditChange {
+        AuditChange(entity: .order, entityID: String(id), action: after == .cancelled ? "cancel" : "status",
+                    before: AuditFields([("status", .text(before.rawValue))]), after: AuditFields([("status", .text(after.rawValue))]))
+    }
+
+    /// A basket became `order` at checkout.
+    public static func checkout(_ order: Order) -> AuditChange {
+        var after: [(String, AuditValue)] = [("status", .text(order.status.rawValue)), ("total", .text(order.discountedTotal.description))]
+        if let userID = order.userID { after.insert(("user", .integer(userID)), at: 0) }
+        after.append(("lines", .list(order.lines.map { "\($0.productID.map(String.init) ?? $0.sku) × \($0.quantity)" })))
+        return AuditChange(entity: .order, entityID: String(order.id), action: "checkout", before: nil, after: AuditFields(after))
+    }
+
+    /// Exchange rates stored by an import: one row for the whole import.
+    public static func rates(_ rates: [CurrencyRate], stored: Int) -> AuditChange {
+        let days = rates.map(\.date)
+        let currencies = Set(rates.map(\.currency)).sorted()
+        var after: [(String, AuditValue)] = [("rates", .integer(Int64(stored)))]
+        if let first = days.min(), let last = days.max() { after += [("from", .text(first)), ("to", .text(last))] }
+        after.append(("currencies", .list(currencies)))
+        return AuditChange(entity: .currency, entityID: currencies.count == 1 ? currencies[0] : "rates", action: "import",
+                           before: nil, after: AuditFields(after))
+    }
+
+    static func fields(_ product: Product) -> AuditFields {
+        var fields: [(String, AuditValue)] = [
+            ("sku", .text(product.sku)), ("title", .text(product.title)), ("description", .text(product.description)),
+            ("category", .text(product.category)), ("brand", product.brand.map { .text($0) } ?? .null),
+            ("price", .text(product.price.description)), ("discount", .text(product.discount.description)),
+            ("stock", .integer(Int64(product.stock))), ("rating", .text(product.rating.description)),
+            ("tags", .list(product.tags)),
+        ]
+        fields.append(("minimum_order_quantity", .integer(Int64(product.minimumOrderQuantity))))
+        return AuditFields(fields)
+    }
+
+    static func fields(_ user: User) -> AuditFields {
+        AuditFields([
+            ("username", .text(user.username)), ("email", .text(user.email)), ("first_name", .text(user.firstName)),
+            ("last_name", .text(user.lastName)), ("phone", user.phone.map { .text($0) } ?? .null),
+            ("role", .text(user.role.rawValue)), ("status", .text(user.status.rawValue)),
+        ])
+    }
+}

@@ -1,0 +1,130 @@
+// AuditLog: the audit rows a store keeps, the filter of `audit list`, the service that reads them,
+// and the context (operator and command) the shell sets around each command for the store to record.
+
+/// One row of the audit log: who changed what, when, by which command, from what to what.
+public struct AuditEntry: Hashable, Sendable, Identifiable {
+    public var id: Int64
+    /// When, in UTC: `2026-11-23T05:31:02Z`.
+    public var time: String
+    /// The database role (PostgreSQL) or OS login (SQLite) that made the change.
+    public var operatorName: String
+    /// The operator's role then (`viewer`, `support`, `admin`, or `owner` for the store's owner).
+    public var role: String
+    /// The command as typed, secrets replaced by `***`; empty when the change came from elsewhere.
+    public var command: String
+    public var entity: String
+    public var entityID: String
+    public var action: String
+    public var before: AuditFields?
+    public var after: AuditFields?
+
+    public init(id: Int64, time: String, operatorName: String, role: String, command: String, entity: String,
+                entityID: String, action: String, before: AuditFields?, after: AuditFields?) {
+        self.id = id
+        self.time = time
+        self.operatorName = operatorName
+        self.role = role
+        self.command = command
+        self.entity = entity
+        self.entityID = entityID
+        self.action = action
+        self.before = before
+        self.after = after
+    }
+
+    /// The change as one line: `product: 113, quantity: 3 → 2` (a field the same on both sides is
+    /// shown once; `—` stands for a side that does not exist).
+    public var summary: String {
+        var names: [String] = []
+        for (name, _) in (before?.fields ?? []) + (after?.fields ?? []) where !names.contains(name) { names.append(name) }
+        return names.map { name in
+            let old = before?[name], new = after?[name]
+            if old == new, let old { return "\(name): \(old.summary)" }
+            return "\(name): \(old?.summary ?? "—") → \(new?.summary ?? "—")"
+        }.joined(separator: ", ")
+    }
+
+    /// The entry as a viewer sees it: emails and phones in the changed fields masked.
+    public var maskedForViewer: AuditEntry {
+        func mask(_ fields: AuditFields?) -> AuditFields? {
+            guard var fields else { return nil }
+            fields.fields = fields.fields.map { name, value in
+                guard case .text(let text) = value else { return (name, value) }
+                switch name {
+                case "email": return (name, .text(PersonalDataMask.email(text)))
+                case "phone": return (name, .text(PersonalDataMask.phone(text)))
+                default: return (name, value)
+                }
+            }
+            return fields
+        }
+        var masked = self
+        masked.before = mask(before)
+        masked.after = mask(after)
+        return masked
+    }
+}
+
+/// Which audit rows `audit list` shows. Times are UTC timestamps, inclusive.
+public struct AuditFilter: Hashable, Sendable {
+    public var operatorName: String?
+    public var entity: AuditEntity?
+    public var entityID: String?
+    /// The first moment, `2026-11-23T00:00:00Z`.
+    public var since: String?
+    /// The last moment, `2026-11-23T23:59:59Z`.
+    public var until: String?
+
+    public init(operatorName: String? = nil, entity: AuditEntity? = nil, entityID: String? = nil,
+                since: String? = nil, until: String? = nil) {
+        self.operatorName = operatorName
+        self.entity = entity
+        self.entityID = entityID
+        self.since = since
+        self.until = until
+    }
+
+    /// `--since`/`--until` as typed (a day `2026-11-23` or a moment `2026-11-23T05:31:02Z`) as the
+    /// first or last moment they mean; a day for `--until` means up to its last second.
+    public static func moment(_ text: String, for name: String, endOfDay: Bool) throws(ShopError) -> String {
+        if let seconds = ShopClock.parse(text) { return ShopClock.timestamp(seconds) }
+        let day = try CalendarDay.validate(text, for: name)
+        return day.description + (endOfDay ? "T23:59:59Z" : "T00:00:00Z")
+    }
+}
+
+/// Reads the audit log. Writing it is each store's own business, in the transaction of the change.
+public protocol AuditService: Sendable {
+    /// The rows matching `filter`, newest first, a page of them.
+    func listAudit(_ filter: AuditFilter, page: Page, _ body: (AuditEntry) throws -> Void) async throws
+    /// One row; `.notFound` when there is none with that id.
+    func auditEntry(_ id: Int64) async throws -> AuditEntry
+    /// The operators who appear in the log, sorted (for completion).
+    func auditOperators() async throws -> [String]
+}
+
+/// What the shell tells the store about the command being run, for its audit rows. Set with
+/// `AuditContext.$current.withValue(…)` around a command; stores read `AuditContext.current`.
+public struct AuditContext: Sendable {
+    /// The command as typed, with secrets replaced by `***`.
+    public var command: String
+    /// The operator, as the store identified them.
+    public var operatorIdentity: OperatorIdentity
+
+    public init(command: String, operatorIdentity: OperatorIdentity) {
+        self.command = command
+        self.operatorIdentity = operatorIdentity
+    }
+
+    /// The command being run; nil outside the shell (tests, `shopsh init`).
+    @TaskLocal public static var current: AuditContext?
+}
+
+/// What every store's audit listing shares: its sort fields and its not-found line.
+public enum AuditListing {
+    /// `--sort` fields of `audit list` and the column each sorts on (the same in every store).
+    public static let sortColumns = ["id": "id", "time": "at", "operator": "operator", "entity": "entity", "action": "action"]
+
+    /// `no audit entry 12`.
+    public static func notFound(_ id: Int64) -> ShopError { .notFound("no audit entry \(id)") }
+}

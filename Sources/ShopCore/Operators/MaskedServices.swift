@@ -1,0 +1,87 @@
+// MaskedServices: the services as a viewer sees them: customers' emails and phones masked
+// (PersonalDataMask) in users, baskets, completions and the audit log. On PostgreSQL the server's
+// masking views already hide them; this layer makes every store show a viewer the same thing.
+
+extension ShopServices {
+    /// These services with personal data masked when `role` may not see it; unchanged otherwise.
+    public func masked(for role: OperatorRole) -> ShopServices {
+        guard role.seesMaskedPersonalData else { return self }
+        var masked = self
+        masked.users = MaskedUserService(base: users)
+        masked.baskets = MaskedBasketService(base: baskets)
+        masked.audit = MaskedAuditService(base: audit)
+        masked.completions = completions.map { MaskedCompletionSource(base: $0) }
+        return masked
+    }
+}
+
+struct MaskedUserService: UserService {
+    let base: any UserService
+
+    func listUsers(_ filter: UserFilter, page: Page, _ body: (User) throws -> Void) async throws {
+        try await base.listUsers(filter, page: page) { user in try body(PersonalDataMask.user(user)) }
+    }
+    func user(_ reference: String) async throws -> User { PersonalDataMask.user(try await base.user(reference)) }
+    func addUser(_ user: NewUser) async throws -> User { PersonalDataMask.user(try await base.addUser(user)) }
+    func updateUser(_ reference: String, _ changes: UserChanges) async throws -> User {
+        PersonalDataMask.user(try await base.updateUser(reference, changes))
+    }
+    func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
+        PersonalDataMask.user(try await base.setUserStatus(reference, status))
+    }
+    func setPassword(_ reference: String, _ password: String) async throws { try await base.setPassword(reference, password) }
+    func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
+        try await base.checkPassword(reference, password)
+    }
+    func deleteUser(_ reference: String) async throws -> User { PersonalDataMask.user(try await base.deleteUser(reference)) }
+}
+
+struct MaskedBasketService: BasketService {
+    let base: any BasketService
+
+    func basket(_ user: String) async throws -> Basket {
+        var basket = try await base.basket(user)
+        basket.user = PersonalDataMask.user(basket.user)
+        return basket
+    }
+    func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
+        try await base.addToBasket(user, product: product, quantity: quantity)
+    }
+    func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
+        try await base.setBasketQuantity(user, product: product, quantity: quantity)
+    }
+    func removeFromBasket(_ user: String, product: String) async throws { try await base.removeFromBasket(user, product: product) }
+    func clearBasket(_ user: String) async throws -> Int { try await base.clearBasket(user) }
+    func checkout(_ user: String) async throws -> Order { try await base.checkout(user) }
+}
+
+struct MaskedAuditService: AuditService {
+    let base: any AuditService
+
+    func listAudit(_ filter: AuditFilter, page: Page, _ body: (AuditEntry) throws -> Void) async throws {
+        try await base.listAudit(filter, page: page) { entry in try body(entry.maskedForViewer) }
+    }
+    func auditEntry(_ id: Int64) async throws -> AuditEntry { try await base.auditEntry(id).maskedForViewer }
+    func auditOperators() async throws -> [String] { try await base.auditOperators() }
+}
+
+/// Completes users by username only, with masked emails: a viewer's Tab must not reveal emails.
+struct MaskedCompletionSource: CompletionSource {
+    let base: any CompletionSource
+
+    func users(prefix: String, limit: Int) async throws -> [UserMatch] {
+        try await base.users(prefix: prefix, limit: limit).compactMap { match in
+            guard match.username.lowercased().hasPrefix(prefix.lowercased()) else { return nil }
+            return UserMatch(id: match.id, username: match.username, email: PersonalDataMask.email(match.email))
+        }
+    }
+    func productIDs(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
+        try await base.productIDs(prefix: prefix, limit: limit)
+    }
+    func skus(prefix: String, limit: Int) async throws -> [String] { try await base.skus(prefix: prefix, limit: limit) }
+    func orderIDs(prefix: String, limit: Int) async throws -> [Int64] { try await base.orderIDs(prefix: prefix, limit: limit) }
+    func categories(prefix: String, limit: Int) async throws -> [String] { try await base.categories(prefix: prefix, limit: limit) }
+    func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
+        try await base.currencyCodes(prefix: prefix, limit: limit)
+    }
+}

@@ -1,0 +1,32 @@
+// PersonalDataMask: how customers' emails and phones are shown to a viewer. The one rule: the
+// PostgreSQL store's masking views compute the same text in SQL (tests compare the two).
+
+/// Masks personal data for operators who may not see it (the viewer role).
+public enum PersonalDataMask {
+    /// `emily.johnson@x.dummyjson.com` → `e***@x.dummyjson.com`; text without an `@` → `***`.
+    /// The first character is the first Unicode scalar, as PostgreSQL's `left(email, 1)` counts.
+    public static func email(_ email: String) -> String {
+        guard let at = email.unicodeScalars.firstIndex(of: "@"), at != email.unicodeScalars.startIndex,
+              let first = email.unicodeScalars.first else { return "***" }
+        return String(first) + "***" + String(email.unicodeScalars[at...])
+    }
+
+    /// `+81 965-431-3024` → `+** ***-***-3024`: every ASCII digit but the last four becomes `*`.
+    public static func phone(_ phone: String) -> String {
+        let scalars = Array(phone.unicodeScalars)
+        let kept = max(0, scalars.count - 4)
+        var masked = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            masked.append(index < kept && ("0"..."9").contains(scalar) ? "*" : scalar)
+        }
+        return String(masked)
+    }
+
+    /// `user` as a viewer sees it.
+    public static func user(_ user: User) -> User {
+        var masked = user
+        masked.email = email(user.email)
+        masked.phone = user.phone.map(phone)
+        return masked
+    }
+}

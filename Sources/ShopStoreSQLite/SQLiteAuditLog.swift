@@ -1,0 +1,84 @@
+// SQLiteAuditLog: writes one audit row per change inside the change's own transaction, and reads
+// the log for `audit list` / `audit show` (AuditService). Rows cannot be changed or deleted
+// (triggers of schema v3).
+
+import Foundation
+import GRDB
+import ShopCore
+
+/// Writing the audit log; every service calls `record` in the transaction of its change.
+enum SQLiteAuditLog {
+    /// Records `change` at `time` for the command the shell is running (`AuditContext.current`);
+    /// without one (a test, a tool) the operator is the OS login and the command is empty.
+    static func record(_ change: AuditChange, in db: Database, at time: String) throws {
+        let context = AuditContext.current
+        let identity = context?.operatorIdentity ?? OperatorIdentity(name: OperatorLogin.current, role: .admin)
+        try db.cachedStatement(sql: """
+            INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [time, identity.name, identity.role.rawValue, context?.command ?? "",
+                                     change.entity.rawValue, change.entityID, change.action,
+                                     change.before?.jsonText, change.after?.jsonText])
+    }
+}
+
+/// The operator of a SQLite store: the OS login that runs shopsh.
+enum OperatorLogin {
+    /// The login name of the effective user (`getpwuid`), else `$USER`, else `uid N`.
+    static var current: String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name, let text = String(validatingCString: name), !text.isEmpty {
+            return text
+        }
+        if let user = ProcessInfo.processInfo.environment["USER"], !user.isEmpty { return user }
+        return "uid \(geteuid())"
+    }
+}
+
+/// `AuditService` on a SQLite store.
+struct SQLiteAuditService: AuditService {
+    let database: DatabaseQueue
+
+    private static let columns = "id, at, operator, role, command, entity, entity_id, action, before, after"
+
+    func listAudit(_ filter: AuditFilter, page: Page, _ body: (AuditEntry) throws -> Void) async throws {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        func add(_ condition: String, _ value: String?) {
+            guard let value else { return }
+            conditions.append(condition)
+            arguments.append(value)
+        }
+        add("operator = ?", filter.operatorName)
+        add("entity = ?", filter.entity?.rawValue)
+        add("entity_id = ?", filter.entityID)
+        add("at >= ?", filter.since)
+        add("at <= ?", filter.until)
+        let where_ = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        // Newest first unless a sort is asked for.
+        let paging = try SQLPaging.clause(page, sortColumns: AuditListing.sortColumns, tieBreaker: page.sort.isEmpty ? "id DESC" : "id")
+        try database.shopRead { db in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM audit_log" + where_ + paging,
+                                             arguments: StatementArguments(arguments))
+            while let row = try cursor.next() { try body(Self.entry(row)) }
+        }
+    }
+
+    func auditEntry(_ id: Int64) async throws -> AuditEntry {
+        try database.shopRead { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM audit_log WHERE id = ?", arguments: [id]) else {
+                throw AuditListing.notFound(id)
+            }
+            return Self.entry(row)
+        }
+    }
+
+    func auditOperators() async throws -> [String] {
+        try database.shopRead { db in try String.fetchAll(db, sql: "SELECT DISTINCT operator FROM audit_log ORDER BY operator") }
+    }
+
+    private static func entry(_ row: Row) -> AuditEntry {
+        AuditEntry(id: row[0], time: row[1], operatorName: row[2], role: row[3], command: row[4], entity: row[5],
+                   entityID: row[6], action: row[7], before: (row[8] as String?).flatMap(AuditFields.init(jsonText:)),
+                   after: (row[9] as String?).flatMap(AuditFields.init(jsonText:)))
+    }
+}
