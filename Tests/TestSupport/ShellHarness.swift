@@ -37,7 +37,7 @@ public final class ShellHarness: @unchecked Sendable {
             }
         }
         let environment = terminalWidth.map { ["COLUMNS": String($0), "PAGER": "cat", "NO_COLOR": "1"] } ?? [:]
-        let session = Session(storeName: "test", environment: environment)
+        let session = Session(storeName: "test", identity: store.identity, environment: environment)
         let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: terminalWidth != nil, stderrIsTerminal: false)
         let log = errors
         shell = Shell(services: store.services, plugins: plugins, session: session, terminal: terminal,
