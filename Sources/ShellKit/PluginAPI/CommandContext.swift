@@ -162,4 +162,7 @@ public protocol ShellHost: AnyObject, Sendable {
     /// Its error line, if any, is reported as usual (at `context`'s location). A Ctrl-C that
     /// stops it is not reported: the outcome is `.failure` and ``Interrupt/isRequested`` stays set.
     func run(words: [String], for context: CommandContext) async -> CommandOutcome
+    /// How `line` last ended when typed at the prompt in this session; nil if it was not (for
+    /// lines recalled from an earlier session's history).
+    func promptOutcome(of line: String) -> CommandOutcome?
 }

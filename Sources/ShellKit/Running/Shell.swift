@@ -38,6 +38,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private var scriptDepth = 0
     /// How many commands run for another command (`watch`'s rounds), one inside another.
     private var nestedDepth = 0
+    /// The outcome of the last run of each line typed at the prompt in this session.
+    private var promptOutcomes: [String: CommandOutcome] = [:]
 
     /// `stdout` and `stderr` default to the process's streams; tests pass a memory sink and a collector.
     public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
@@ -56,7 +58,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Runs one command line. Errors are reported on stderr, prefixed by `location` if given.
     public func execute(line: String, location: String? = nil) async -> CommandOutcome {
-        await execute(parser.prepare(line), location: location)
+        let outcome = await execute(parser.prepare(line), location: location)
+        if isInteractive && location == nil && scriptDepth == 0 { promptOutcomes[line] = outcome }
+        return outcome
     }
 
     func execute(_ prepared: CommandParser.PreparedLine, location: String?) async -> CommandOutcome {
@@ -242,6 +246,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Whether this shell runs the interactive prompt, which sets ``historySource``.
     public var isInteractive: Bool { historySource != nil }
+
+    public func promptOutcome(of line: String) -> CommandOutcome? { promptOutcomes[line] }
 
     /// Where `history` reads from: the interactive line reader sets it.
     public var historySource: (() -> [String])?
