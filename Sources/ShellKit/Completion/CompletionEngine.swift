@@ -74,7 +74,7 @@ public struct CompletionEngine: Sendable {
             return plain(roots.map(\.name), prefix: prefix)
         }
         guard let root = roots.first(where: { $0.name == first })?.command else { return [] }
-        if ObjectIdentifier(root) == ObjectIdentifier(WatchCommand.self), let watched = await watchedCandidates(words, prefix: prefix) { return watched }
+        if ObjectIdentifier(root) == ObjectIdentifier(WatchCommand.self) { return await watchedCandidates(words, prefix: prefix) }
         var current: any ParsableCommand.Type = root
         var path: [String] = []
         var rest = Array(words.dropFirst())
@@ -94,8 +94,9 @@ public struct CompletionEngine: Sendable {
     }
 
     /// After `watch` and its own options, the words are a command line of their own: they
-    /// complete as one. Nil while watch's own options are being typed (`watch --c`).
-    func watchedCandidates(_ words: [String], prefix: String) async -> [CompletionCandidate]? {
+    /// complete as one. (argument-parser's dump of watch cannot be had: its passthrough
+    /// argument takes `--experimental-dump-help` as a word, so watch's options are listed here.)
+    func watchedCandidates(_ words: [String], prefix: String) async -> [CompletionCandidate] {
         var rest = Array(words.dropFirst())
         while let word = rest.first, word.hasPrefix("-") {
             rest.removeFirst()
@@ -106,7 +107,7 @@ public struct CompletionEngine: Sendable {
             }
         }
         guard let command = rest.first else {
-            if prefix.hasPrefix("-") { return nil }
+            if prefix.hasPrefix("-") { return plain(["-n", "--interval", "--count", "--help"], prefix: prefix) }
             return plain(roots.map(\.name).filter { $0 != WatchCommand.configuration.commandName }, prefix: prefix)
         }
         if command == WatchCommand.configuration.commandName { return [] }
