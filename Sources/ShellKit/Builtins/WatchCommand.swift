@@ -65,6 +65,9 @@ struct WatchCommand: ShellCommand {
         if first == Self.configuration.commandName {
             throw .usage("watch cannot watch watch; give the command itself")
         }
+        if ([ExitCommand.configuration.commandName] + ExitCommand.configuration.aliases).contains(first) {
+            throw .usage("watch cannot watch \(first)")
+        }
         return words
     }
 
