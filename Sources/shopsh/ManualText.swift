@@ -31,6 +31,18 @@ enum ManualText {
         (for example \fB| jq .\fR); \fB>\fR \fIfile\fR and \fB>>\fR \fIfile\fR write or append it
         to a file. Quoted \fB|\fR and \fB>\fR are literal.
         Long table output on a terminal goes through the pager (see \fBPAGER\fR).
+        .PP
+        \fBwatch\fR [\fB\-n\fR \fIseconds\fR] \fIcommand\fR runs a command again every few seconds
+        (2 by default), as \fBpsql\fR's \fB\ewatch\fR does: the screen is redrawn each round under
+        a header with the command and the time in UTC, never through the pager, until Ctrl\-C,
+        which returns to the prompt. In a batch it needs \fB\-\-count\fR \fIn\fR and prints only
+        the command's outputs, one after another. A failing round stops it.
+        .PP
+        \fBhistory\fR [\fIn\fR] lists the store's history; a command typed with a leading space is
+        not recorded. \fBhistory export\fR \fIfile\fR writes it as a batch file (mode 0600) that
+        \fBshopsh \-\-dry\-run \-f\fR \fIfile\fR replays, leaving out \fBhistory\fR, \fBexit\fR,
+        commands that failed when typed, and any command carrying a secret (the value of an
+        option whose name contains password, passwd, secret or token, or a URL's password).
         """#)
 
     static let commandsIntro = lines(#"""

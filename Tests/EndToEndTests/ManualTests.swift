@@ -98,7 +98,7 @@ struct ManualTests {
         }
 
         // The built-ins too.
-        for builtin in ["help", "use", "set", "source", "plugins", "exit"] {
+        for builtin in ["help", "use", "set", "history", "watch", "source", "plugins", "exit"] {
             #expect(page.contains("\\fB" + builtin + "\\fR"), "man/shopsh.1 does not describe \(builtin)")
         }
     }

@@ -189,4 +189,19 @@ private struct ShipWidget: ShellCommand {
     @Test func oneColumnOnANarrowTerminal() {
         #expect(ReadlineCompletion.describedLayout([("1", "A"), ("2", nil)], width: 3) == ["1  A", "2"])
     }
+
+    @Test func theCommandAfterWatchCompletesAsACommandLineOfItsOwn() async {
+        let engine = CompletionEngine(commands: [("widgets", Widgets.self), ("watch", WatchCommand.self), ("exit", ExitCommand.self)],
+                                      source: FakeSource())
+        #expect(await engine.candidates(before: ["watch"], prefix: "") == ["exit", "widgets"])
+        #expect(await engine.candidates(before: ["watch", "-n", "0.5", "--count", "3"], prefix: "wi") == ["widgets"])
+        #expect(await engine.candidates(before: ["watch", "-n", "1", "widgets"], prefix: "s") == ["ship", "show"])
+        #expect(await engine.candidates(before: ["watch", "--interval=1", "widgets", "list", "-o"], prefix: "n") == ["ndjson"])
+        #expect(await engine.candidates(before: ["watch", "widgets", "show"], prefix: "12") == ["12", "120"])
+        #expect(await engine.candidates(before: ["watch", "--", "widgets", "list"], prefix: "--cat") == ["--category"])
+        // watch's own options, then nothing for their values, and no watch inside watch.
+        #expect(await engine.candidates(before: ["watch"], prefix: "--c") == ["--count"])
+        #expect(await engine.candidates(before: ["watch", "-n"], prefix: "") == [])
+        #expect(await engine.candidates(before: ["watch", "watch"], prefix: "") == [])
+    }
 }

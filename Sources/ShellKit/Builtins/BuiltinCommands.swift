@@ -1,4 +1,5 @@
-// BuiltinCommands: the shell's own commands: help, exit/quit, source, set, plugins.
+// BuiltinCommands: the shell's own commands: help, exit/quit, source, set, plugins (and the list
+// of all built-ins, with use, history and watch from their own files).
 
 import ArgumentParser
 import ShopCore
@@ -7,8 +8,8 @@ import ShopOutput
 /// The built-in commands, in the order `help` lists them.
 public enum BuiltinCommands {
     public static let all: [any ShellCommand.Type] = [
-        HelpCommand.self, UseCommand.self, SetCommand.self, WhoamiCommand.self, HistoryCommand.self, SourceCommand.self,
-        PluginsCommand.self, ExitCommand.self,
+        HelpCommand.self, UseCommand.self, SetCommand.self, WhoamiCommand.self, HistoryCommand.self, WatchCommand.self,
+        SourceCommand.self, PluginsCommand.self, ExitCommand.self,
     ]
 }
 

@@ -74,6 +74,7 @@ public struct CompletionEngine: Sendable {
             return plain(roots.map(\.name), prefix: prefix)
         }
         guard let root = roots.first(where: { $0.name == first })?.command else { return [] }
+        if ObjectIdentifier(root) == ObjectIdentifier(WatchCommand.self) { return await watchedCandidates(words, prefix: prefix) }
         var current: any ParsableCommand.Type = root
         var path: [String] = []
         var rest = Array(words.dropFirst())
@@ -90,6 +91,27 @@ public struct CompletionEngine: Sendable {
         let info = CommandInfoCache.info(root: root, path: path)
         let spec = path.isEmpty ? Self.builtinSpecs[root._commandName] ?? Self.spec(of: current) : Self.spec(of: current)
         return await arguments(rest, prefix: prefix, info: info, spec: spec)
+    }
+
+    /// After `watch` and its own options, the words are a command line of their own: they
+    /// complete as one. (argument-parser's dump of watch cannot be had: its passthrough
+    /// argument takes `--experimental-dump-help` as a word, so watch's options are listed here.)
+    func watchedCandidates(_ words: [String], prefix: String) async -> [CompletionCandidate] {
+        var rest = Array(words.dropFirst())
+        while let word = rest.first, word.hasPrefix("-") {
+            rest.removeFirst()
+            if word == "--" { break }
+            if ["-n", "--interval", "--count"].contains(word) {
+                guard !rest.isEmpty else { return [] }   // its value: a number
+                rest.removeFirst()
+            }
+        }
+        guard let command = rest.first else {
+            if prefix.hasPrefix("-") { return plain(["-n", "--interval", "--count", "--help"], prefix: prefix) }
+            return plain(roots.map(\.name).filter { $0 != WatchCommand.configuration.commandName }, prefix: prefix)
+        }
+        if command == WatchCommand.configuration.commandName { return [] }
+        return await detailedCandidates(before: rest, prefix: prefix)
     }
 
     // MARK: - Arguments of a leaf command

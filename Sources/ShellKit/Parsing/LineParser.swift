@@ -100,6 +100,15 @@ extension LineParser {
         out.append("'")
         return String(out)
     }
+
+    /// `word` unchanged when it has only letters, digits and `-_.,:/=@%+` (and does not start
+    /// with `#`), else ``quoted(_:)``: what `parse` reads back as exactly that word.
+    public static func quotedIfNeeded(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.,:/=@%+".unicodeScalars.contains(scalar)
+        }
+        return plain ? word : quoted(word)
+    }
 }
 
 // MARK: - Scanner

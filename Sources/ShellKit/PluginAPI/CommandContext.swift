@@ -16,9 +16,11 @@ public final class CommandContext: @unchecked Sendable {
     public let sinkIsTerminal: Bool
     /// The shell that runs this command (for built-ins such as `help` and `source`).
     public let host: any ShellHost
+    /// Where the command comes from in a batch (`FILE:LINE`, `-c:1`), for error lines; nil at the prompt.
+    public let location: String?
 
     public init(services: ShopServices, session: Session, terminal: Terminal, environment: [String: String],
-                sink: OutputSink, sinkIsTerminal: Bool, host: any ShellHost) {
+                sink: OutputSink, sinkIsTerminal: Bool, host: any ShellHost, location: String? = nil) {
         self.services = services
         self.session = session
         self.terminal = terminal
@@ -26,6 +28,7 @@ public final class CommandContext: @unchecked Sendable {
         self.sink = sink
         self.sinkIsTerminal = sinkIsTerminal
         self.host = host
+        self.location = location
     }
 
     // MARK: - Resolving options
@@ -151,4 +154,18 @@ public protocol ShellHost: AnyObject, Sendable {
     func writeToStderr(_ text: String)
     /// The interactive history, oldest first (empty in batch mode).
     var history: [String] { get }
+    /// Whether commands come from the operator at the interactive prompt (not `-c`, `-f` or stdin).
+    var isInteractive: Bool { get }
+    /// Runs a command given as words for `context`'s command (`watch`), exactly as if typed, but
+    /// with its output to `context`'s sink and never through the pager.
+    ///
+    /// Its error line, if any, is reported as usual (at `context`'s location). A Ctrl-C that
+    /// stops it is not reported: the outcome is `.failure` and ``Interrupt/isRequested`` stays set.
+    func run(words: [String], for context: CommandContext) async -> CommandOutcome
+    /// The role the command `words` needs when it changes the shop (nil for one that only reads,
+    /// or words that are no command).
+    func neededRole(of words: [String]) -> OperatorRole?
+    /// How `line` last ended when typed at the prompt in this session; nil if it was not (for
+    /// lines recalled from an earlier session's history).
+    func promptOutcome(of line: String) -> CommandOutcome?
 }

@@ -36,6 +36,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private var sourcing: [String] = []
     /// How many scripts (`-f`, `source`) are running, one inside another.
     private var scriptDepth = 0
+    /// How many commands run for another command (`watch`'s rounds), one inside another.
+    private var nestedDepth = 0
+    /// The outcome of the last run of each line typed at the prompt in this session.
+    private var promptOutcomes: [String: CommandOutcome] = [:]
 
     /// `stdout` and `stderr` default to the process's streams; tests pass a memory sink and a collector.
     public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
@@ -54,7 +58,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Runs one command line. Errors are reported on stderr, prefixed by `location` if given.
     public func execute(line: String, location: String? = nil) async -> CommandOutcome {
-        await execute(parser.prepare(line), location: location)
+        let outcome = await execute(parser.prepare(line), location: location)
+        if isInteractive && location == nil && scriptDepth == 0 { promptOutcomes[line] = outcome }
+        return outcome
     }
 
     func execute(_ prepared: CommandParser.PreparedLine, location: String?) async -> CommandOutcome {
@@ -98,7 +104,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     func execute(words: [String], location: String?, command: CommandParser.ParsedCommand?) async -> CommandOutcome {
-        guard terminal.stdoutIsTerminal, session.pager, !words.contains("--no-pager"),
+        guard terminal.stdoutIsTerminal, session.pager, !words.contains("--no-pager"), !drawsItsOwnScreen(words),
               Pager.command(environment: environment) != nil else {
             return await execute(words: words, location: location,
                                  destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal), command: command)
@@ -110,14 +116,21 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return outcome
     }
 
+    /// Whether `words` run `watch`, which redraws the screen round after round: its output
+    /// goes to the terminal as it comes, never to the pager.
+    func drawsItsOwnScreen(_ words: [String]) -> Bool {
+        guard let name = words.first, let type = parser.commandType(named: name) else { return false }
+        return ObjectIdentifier(type) == ObjectIdentifier(WatchCommand.self)
+    }
+
     func execute(words: [String], location: String?, destination: OutputDestination,
                  command prepared: CommandParser.ParsedCommand?) async -> CommandOutcome {
         // A Ctrl-C is forgotten when the operator's next command starts, not between the
         // commands of a script: the script stops at it (see `run(script:)`).
-        if scriptDepth == 0 { Interrupt.clear() }
+        if scriptDepth == 0 && nestedDepth == 0 { Interrupt.clear() }
         let context = CommandContext(services: services, session: session, terminal: terminal,
                                      environment: environment, sink: destination.sink,
-                                     sinkIsTerminal: destination.isTerminal, host: self)
+                                     sinkIsTerminal: destination.isTerminal, host: self, location: location)
         let stdout = destination.sink
         defer { try? stdout.flush() }
         guard let prepared = prepared ?? parser.parseCommand(words) else { return .success }
@@ -145,6 +158,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
             }
             return .success
         } catch let error as ShopError {
+            // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
+            if error == .interrupted && nestedDepth > 0 { return .failure }
             report(error, location: location, words: words)
             return error.isUsageError ? .usageError : .failure
         } catch let error as AlreadyReported {
@@ -236,6 +251,26 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     public func requestExit() { exitRequested = true }
+
+    public func run(words: [String], for context: CommandContext) async -> CommandOutcome {
+        nestedDepth += 1
+        defer { nestedDepth -= 1 }
+        flushStdout()
+        return await execute(words: words, location: context.location,
+                             destination: .standardOutput(context.sink, isTerminal: context.sinkIsTerminal), command: nil)
+    }
+
+    /// Whether this shell runs the interactive prompt, which sets ``historySource``.
+    public var isInteractive: Bool { historySource != nil }
+
+    public func neededRole(of words: [String]) -> OperatorRole? {
+        guard case .success(let parsed)? = parser.parseCommand(words)?.result, let command = parsed as? any ShellCommand else {
+            return nil
+        }
+        return type(of: command).neededRole
+    }
+
+    public func promptOutcome(of line: String) -> CommandOutcome? { promptOutcomes[line] }
 
     /// Where `history` reads from: the interactive line reader sets it.
     public var historySource: (() -> [String])?
