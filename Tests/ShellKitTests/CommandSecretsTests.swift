@@ -75,4 +75,14 @@ import Testing
         #expect(!CommandSecrets.isSecretOption("token_file"))
         #expect(!CommandSecrets.isSecretOption("user"))
     }
+
+    /// The audit log keeps a command as its words, quoted where needed, with secrets masked.
+    @Test func theAuditLogsCommandTextQuotesWordsAndMasksSecrets() {
+        #expect(Shell.auditText(["basket", "set", "emilys", "113", "2"]) == "basket set emilys 113 2")
+        #expect(Shell.auditText(["products", "update", "1", "--title", "Red, \"big\" it's"])
+                == "products update 1 --title 'Red, \"big\" it'\\''s'")
+        #expect(Shell.auditText(["users", "add", "x", "--password", "hunter2"]) == "users add x --password ***")
+        #expect(Shell.auditText(["use", "--store", "postgres://ann:s3cret@db/shop"]) == "use --store postgres://ann:***@db/shop")
+        #expect(Shell.auditText(["users", "passwd", "emilys", "--password-file", "/tmp/pw"]) == "users passwd emilys --password-file /tmp/pw")
+    }
 }
