@@ -47,7 +47,8 @@ public final class SQLiteStore: ShopStore, Sendable {
         let readOnly = requested || !writable
         isReadOnly = readOnly
         identity = OperatorIdentity(name: OperatorLogin.current, role: writable ? .admin : .viewer,
-                                    readOnlyReason: requested ? "--read-only" : writable ? nil : "you may not write the store file or its folder")
+                                    readOnlyReason: requested ? "--read-only"
+                                        : writable ? nil : "you may not write \(StoreFile.displayPath(path)) or its folder")
         warnings = StoreFile.permissionWarnings(path)
         do {
             database = try Self.connect(path, readOnly: readOnly)

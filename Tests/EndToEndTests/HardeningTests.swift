@@ -158,7 +158,7 @@ import Testing
         #expect(read.stdout == "BEA-ESS-ESS-001\n")
         let write = try run("basket add emilys 2")
         #expect(write.status == 1)
-        #expect(errorLines(write) == ["-c:1: error: the store \(store) is open read-only (you may not write it, or its folder): this command would change it"])
+        #expect(errorLines(write) == ["-c:1: error: basket add changes the shop, and this session is read-only (you may not write \(store) or its folder): nothing was changed"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["shop.sqlite"])
     }
 

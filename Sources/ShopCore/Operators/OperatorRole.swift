@@ -49,12 +49,19 @@ public struct OperatorIdentity: Hashable, Sendable {
         self.readOnlyReason = readOnlyReason
     }
 
+    /// The `readOnlyReason` of a viewer's session: a viewer never writes.
+    public static let viewerReadOnlyReason = "the viewer role"
+
     /// Whether every write is refused.
     public var isReadOnly: Bool { readOnlyReason != nil }
 
     /// Why `command` (as typed, e.g. `basket add`) may not run here, as one line; nil when it may.
-    /// `needs` is the least role the command needs.
+    /// `needs` is the least role the command needs. A session read-only for a reason of its own
+    /// (`--read-only`, a file, a standby) says so first: a higher role would not help there.
     public func refusal(of command: String, needs: OperatorRole) -> ShopError? {
+        if let readOnlyReason, readOnlyReason != Self.viewerReadOnlyReason {
+            return .conflict("\(command) changes the shop, and this session is read-only (\(readOnlyReason)): nothing was changed")
+        }
         if role < needs {
             return .conflict("\(command) needs the \(needs.rawValue) role (or higher); \(name) is \(role.withArticle): nothing was changed")
         }
