@@ -135,18 +135,37 @@ enum StoreFactory {
         return summary.map { describe($0, at: path) } ?? "created an empty store at \(path) (with the ISO 4217 currency list)"
     }
 
-    /// `shopsh init --store postgres://…`: the schema, then the demo shop (or only the ISO 4217
-    /// list) unless the database holds a shop already.
+    /// `shopsh init --store postgres://…`: the schema and the roles (PostgresRoles), then the demo
+    /// shop (or only the ISO 4217 list) unless the database holds a shop already.
     private static func createOnServer(_ url: String, empty: Bool, environment: [String: String]) throws(ShopError) -> String? {
         let store = try openServer(url, environment: environment, migrate: true)
         defer { store.close() }
+        // The shop is made even when this login may not make roles: it says so, and a DBA runs `roles setup`.
+        let roles: String
+        do throws(ShopError) { roles = try setUpRoles(on: store) } catch { roles = "roles not set up: " + error.message }
         let demo = try DemoShopData.load()
         if empty {
             guard try seed(store, { seeder in try demo.writeCurrencies(into: seeder) }) != nil else { return nil }
-            return "created an empty shop in \(store.location) (with the ISO 4217 currency list)"
+            return "created an empty shop in \(store.location) (with the ISO 4217 currency list); \(roles)"
         }
         guard let summary = try seed(store, { seeder in try demo.write(into: seeder) }) else { return nil }
-        return describe(summary, at: store.location)
+        return describe(summary, at: store.location) + "; " + roles
+    }
+
+    /// `shopsh roles setup`: the PostgreSQL roles and grants on the store `value` names.
+    static func setUpRoles(_ value: String?, environment: [String: String]) throws(ShopError) -> String {
+        guard let value, case .postgres(let url) = target(value) else {
+            throw .usage("roles are PostgreSQL's: name a postgres://… store with --store or SHOPSH_STORE (on SQLite the file's permissions are the only boundary)")
+        }
+        let store = try openServer(url, environment: environment, migrate: true)
+        defer { store.close() }
+        return try setUpRoles(on: store)
+    }
+
+    private static func setUpRoles(on store: PostgresStore) throws(ShopError) -> String {
+        try withDeadline(openingDeadline, doing: "setting up roles on \(store.location)") { () async throws(ShopError) -> String in
+            try await PostgresRoles.setUp(store)
+        }
     }
 
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file or an empty PostgreSQL database.
