@@ -62,7 +62,7 @@ struct PostgresAuditService: AuditService {
         try await database.read("listing the audit log's operators", needs: .viewer) { connection in
             var names: [String] = []
             for try await name in try await connection.query(
-                "SELECT DISTINCT operator FROM \(unescaped: source) ORDER BY operator COLLATE \"C\"", logger: database.logger
+                "SELECT operator FROM \(unescaped: source) GROUP BY operator ORDER BY operator COLLATE \"C\"", logger: database.logger
             ).decode(String.self) {
                 names.append(name)
             }

@@ -110,11 +110,15 @@ struct PostgresBasketService: BasketService {
     func clearBasket(_ user: String) async throws -> Int {
         try await database.write("clearing a basket", needs: .support) { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
-            var changes: [AuditChange] = []
-            for try await (productID, quantity) in try await connection.query(
+            var removed: [(productID: Int64, quantity: Int)] = []
+            for try await line in try await connection.query(
                 "DELETE FROM basket_lines WHERE user_id = \(customer.id) RETURNING product_id, quantity", logger: database.logger
             ).decode((Int64, Int).self) {
-                changes.append(.basketLine(userID: customer.id, productID: productID, action: "clear", before: quantity, after: nil))
+                removed.append(line)
+            }
+            // One row per line, in product order (as the SQLite store records them).
+            let changes = removed.sorted { $0.productID < $1.productID }.map { line in
+                AuditChange.basketLine(userID: customer.id, productID: line.productID, action: "clear", before: line.quantity, after: nil)
             }
             try await PostgresAuditLog.record(changes, on: connection, logger: database.logger)
             return changes.count
