@@ -6,7 +6,7 @@ import ShopCore
 ///
 /// The case decides how each format prints the value: numbers are bare JSON numbers and
 /// right-aligned in tables, text is escaped for the terminal, lists become JSON arrays.
-public enum Cell: Sendable, Hashable {
+public indirect enum Cell: Sendable, Hashable {
     /// Free text, shown escaped in tables and quoted or escaped in the other formats.
     case text(String)
     /// A whole number.
@@ -19,6 +19,9 @@ public enum Cell: Sendable, Hashable {
     case list([String])
     /// No value: JSON `null`, an empty cell elsewhere.
     case null
+    /// Named values: a JSON object in json and ndjson; that object's compact JSON text in table,
+    /// csv and tsv (escaped and formula-guarded there like any text).
+    case object([CellField])
 
     /// Whether the cell is a number (integer or decimal), which tables right-align.
     var isNumeric: Bool {
@@ -37,6 +40,21 @@ public enum Cell: Sendable, Hashable {
         case .bool(let value): return value ? "true" : "false"
         case .list(let items): return items.joined(separator: ", ")
         case .null: return ""
+        case .object:
+            var bytes: [UInt8] = []
+            JSONWriter.appendValue(self, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
         }
+    }
+}
+
+/// One named value of an `.object` cell.
+public struct CellField: Sendable, Hashable {
+    public var key: String
+    public var value: Cell
+
+    public init(_ key: String, _ value: Cell) {
+        self.key = key
+        self.value = value
     }
 }

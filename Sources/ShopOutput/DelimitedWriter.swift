@@ -79,6 +79,7 @@ final class DelimitedWriter: RowWriter {
         case .decimal(let value): out.append(decimal: value)
         case .bool(let value): out.append(text: value ? "true" : "false")
         case .list(let items): appendText(items.joined(separator: ", "), neutralise: true, to: &out)
+        case .object: appendText(cell.plainText, neutralise: true, to: &out)
         case .null: break
         }
     }

@@ -78,7 +78,7 @@ final class JSONWriter: RowWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func appendValue(_ cell: Cell, to out: inout [UInt8]) {
+    static func appendValue(_ cell: Cell, to out: inout [UInt8]) {
         switch cell {
         case .text(let text): appendString(text, to: &out)
         case .integer(let value): out.append(integer: value)
@@ -92,6 +92,15 @@ final class JSONWriter: RowWriter {
                 appendString(item, to: &out)
             }
             out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (index, field) in fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendString(field.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                appendValue(field.value, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 

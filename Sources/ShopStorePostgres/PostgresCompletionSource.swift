@@ -159,6 +159,18 @@ struct PostgresCompletionSource: CompletionSource {
         }
     }
 
+    func auditOperators(prefix: String, limit: Int) async throws -> [String] {
+        guard limit > 0 else { return [] }
+        let query: PostgresQuery = """
+            SELECT DISTINCT operator FROM audit_log
+            WHERE operator COLLATE "C" >= \(prefix) AND operator COLLATE "C" < \(prefix + Self.upperEnd)
+            ORDER BY operator LIMIT \(limit)
+            """
+        return try await database.read("completing operators") { connection in
+            try await Self.strings(connection.query(query, logger: database.logger))
+        }
+    }
+
     // MARK: - Helpers
 
     /// Every value of a one-column text result.

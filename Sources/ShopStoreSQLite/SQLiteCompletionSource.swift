@@ -96,6 +96,22 @@ struct SQLiteCompletionSource: CompletionSource {
         }
     }
 
+    func auditOperators(prefix: String, limit: Int) async throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try database.shopRead { db in
+            // Distinct values by index jumps: one short query per operator, however long the log.
+            var found: [String] = []
+            var next = try String.fetchOne(db, sql: "SELECT operator FROM audit_log WHERE operator >= ? ORDER BY operator LIMIT 1",
+                                           arguments: [prefix])
+            while let name = next, name.hasPrefix(prefix), found.count < limit {
+                found.append(name)
+                next = try String.fetchOne(db, sql: "SELECT operator FROM audit_log WHERE operator > ? ORDER BY operator LIMIT 1",
+                                           arguments: [name])
+            }
+            return found
+        }
+    }
+
     // MARK: - Helpers
 
     private func textRange(_ sql: String, prefix: String, limit: Int) throws -> [String] {

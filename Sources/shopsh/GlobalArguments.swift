@@ -6,7 +6,7 @@
 /// argument-parser (``GlobalOptions``) stays the authority for help, output and listing
 /// defaults and every error; it costs about 3 ms at start-up, so an invocation that uses only
 /// `-c`, `-f`, `--store` and `--continue-on-error` (how scripts and jobs call shopsh) is read
-/// here alone, with `--atomic` and `--dry-run`. Anything else sets ``needsFullParse``.
+/// here alone, with `--atomic`, `--dry-run` and `--read-only`. Anything else sets ``needsFullParse``.
 struct GlobalArguments: Equatable {
     /// One `-c` command or `-f` file, in the order given.
     enum Step: Equatable, Sendable {
@@ -19,6 +19,7 @@ struct GlobalArguments: Equatable {
     var continueOnError = false
     var atomic = false
     var dryRun = false
+    var readOnly = false
     /// The command given as words after the options (`shopsh products list --all`).
     var words: [String] = []
     /// Whether an option other than -c, -f, --store and the batch flags appears, or one of
@@ -62,6 +63,8 @@ struct GlobalArguments: Equatable {
                 atomic = true
             } else if argument == "--dry-run" {
                 dryRun = true
+            } else if argument == "--read-only" {
+                readOnly = true
             } else if Self.optionsWithValues.contains(argument) {
                 guard index < arguments.count else {
                     endsBeforeAValue = true

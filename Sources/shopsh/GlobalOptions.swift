@@ -33,6 +33,10 @@ struct GlobalOptions: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "In batch mode, run everything and show its output, then undo every change.")
     var dryRun = false
 
+    @Flag(name: .customLong("read-only"),
+          help: "Open the store for reading only: every command that would change the shop is refused (the file is opened read-only; on PostgreSQL every transaction is read only).")
+    var readOnly = false
+
     @OptionGroup(title: "Output defaults for every command") var output: OutputOptions
     @OptionGroup(title: "Listing defaults for every command") var paging: PagingOptions
 

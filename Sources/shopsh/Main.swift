@@ -75,6 +75,7 @@ enum Main {
             global.continueOnError = parsed.continueOnError
             global.atomic = parsed.atomic
             global.dryRun = parsed.dryRun
+            global.readOnly = parsed.readOnly
             global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
@@ -86,27 +87,31 @@ enum Main {
         let store: any ShopStore
         do {
             store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),
-                                          environment: environment) { if terminal.stderrIsTerminal { printNote($0) } }
+                                          readOnly: global.readOnly, environment: environment) {
+                if terminal.stderrIsTerminal { printNote($0) }
+            }
         } catch {
             printError(error.message)
             return error.isUsageError ? 2 : 1
         }
         defer { store.close() }
         for warning in store.warnings { printNote(warning) }
-        let session = Session(storeName: store.displayName, environment: environment)
+        var identity = store.identity
+        if global.readOnly && !identity.isReadOnly { identity.readOnlyReason = "--read-only" }
+        let session = Session(storeName: store.displayName, identity: identity, environment: environment)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let options { apply(options, to: session) }
         guard batch else {
-            let shell = Shell(services: store.services, plugins: allPlugins, session: session, terminal: terminal,
+            let shell = Shell(services: store.services.masked(for: store.identity.role), plugins: allPlugins, session: session, terminal: terminal,
                               environment: environment)
             return InteractiveLoop(shell: shell, storeLocation: store.location, environment: environment).run()
         }
         let run = RunScope(atomic: global.atomic, dryRun: global.dryRun)
         let services: ShopServices
         switch run.begin(on: store) {
-        case .success(let runServices): services = runServices
+        case .success(let runServices): services = runServices.masked(for: store.identity.role)
         case .failure(let status): return status
         }
         let shell = Shell(services: services, plugins: allPlugins, session: session, terminal: terminal, environment: environment)

@@ -142,6 +142,43 @@ enum ManualText {
             .IP \(bu 2
             Global output options (\fB\-o\fR json, \fB\-\-fields\fR, ...) given before \fB\-c\fR
             apply to every command of the run.
+            .SH "OPERATORS, ROLES AND THE AUDIT LOG"
+            The operator is the PostgreSQL role that logged in (\fBsession_user\fR), or on SQLite
+            the OS login that runs shopsh. \fBwhoami\fR and \fBset\fR show the operator, their
+            role and whether the session is read\-only.
+            .TP
+            .B viewer
+            Reads everything; customers' emails and phones are masked (\fBe***@x.dummyjson.com\fR).
+            Every session of a viewer is read\-only.
+            .TP
+            .B support
+            A viewer who may also change baskets and favourites, check out, and set or cancel orders.
+            .TP
+            .B admin
+            Everything: products, users, passwords, currency imports.
+            .PP
+            A command the role may not run is refused in one line that names the role it needs
+            (exit status 1 in a batch), before anything changes.
+            On PostgreSQL the roles are the group roles \fBshopsh_viewer\fR, \fBshopsh_support\fR and
+            \fBshopsh_admin\fR, created by \fBshopsh init\fR and by \fBshopsh roles setup\fR for an
+            existing database; a DBA grants one to each login role (\fBGRANT shopsh_support TO alice\fR).
+            The server enforces them with grants and masking views, also for \fBpsql\fR.
+            On SQLite the file's permissions are the only boundary: whoever may write the file is an
+            admin, whoever may only read it a viewer.
+            .PP
+            \fB\-\-read\-only\fR opens a session that refuses every write: the SQLite file is opened
+            read\-only, so the engine itself refuses writes; on PostgreSQL every transaction is read
+            only, which also lets a session run against a hot standby.
+            .PP
+            Every change writes one audit row in the same transaction: the time (UTC), the operator,
+            their role, the command as typed (secrets as \fB***\fR), the entity (basket, product,
+            user, order, favourite, currency) and its id, the action, and the changed fields before
+            and after. A failing command, a failed \fB\-\-atomic\fR run and a \fB\-\-dry\-run\fR
+            leave no rows. \fBaudit list\fR filters them (\fB\-\-operator\fR, \fB\-\-entity\fR,
+            \fB\-\-id\fR, \fB\-\-since\fR, \fB\-\-until\fR) and \fBaudit show\fR \fIid\fR shows one, in every
+            output format (\fBbefore\fR and \fBafter\fR are JSON objects).
+            Nobody but the store's owner can alter the log: on PostgreSQL operators may only insert
+            into it; on SQLite triggers refuse to update or delete its rows.
             .SH "EXIT STATUS"
             .TP
             .B 0

@@ -1,6 +1,7 @@
 // PluginList: the command plugins this build of shopsh offers. Adding a plugin: its folder under
 // plugins/ (Package.swift finds it) and one line here.
 
+import Audit
 import Basket
 import Currency
 import Favorites
@@ -17,4 +18,5 @@ let allPlugins: [ShellPlugin] = [
     usersPlugin,
     ordersPlugin,
     currencyPlugin,
+    auditPlugin,
 ]

@@ -42,7 +42,9 @@ enum StoreFactory {
 
     /// Opens the store `value` names (the default store when nil, created with the demo shop on
     /// first run and said so on a terminal's stderr).
-    static func open(_ value: String?, environment: [String: String], announce: (String) -> Void) throws(ShopError) -> any ShopStore {
+    /// With `readOnly` (`--read-only`) every write is refused by the store itself.
+    static func open(_ value: String?, readOnly: Bool = false, environment: [String: String],
+                     announce: (String) -> Void) throws(ShopError) -> any ShopStore {
         guard let value else {
             let path = defaultPath(environment: environment)
             if !FileManager.default.fileExists(atPath: path) {
@@ -50,14 +52,14 @@ enum StoreFactory {
                 let created = try SQLiteStore.create(at: path) { store throws(ShopError) in summary = try store.importDemoShop() }
                 if created, let summary { announce(describe(summary, at: path)) }
             }
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, readOnly: readOnly)
         }
         switch target(value) {
         case .sqlite(let path):
             guard FileManager.default.fileExists(atPath: path) else {
                 throw .notFound("no store at \(path); create one with: shopsh init --store \(path)")
             }
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, readOnly: readOnly)
         case .postgres(let url):
             return try openServer(url, environment: environment, migrate: true)
         }

@@ -37,6 +37,9 @@ private final class FakeSource: CompletionSource {
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
         ["EUR", "JPY", "USD"].filter { $0.hasPrefix(prefix.uppercased()) }
     }
+    func auditOperators(prefix: String, limit: Int) async throws -> [String] {
+        ["alice", "bob"].filter { $0.hasPrefix(prefix) }
+    }
 }
 
 private struct Widgets: ParsableCommand {

@@ -19,7 +19,7 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions
+        case products, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions, audit
 
         public var description: String { rawValue }
 
@@ -36,6 +36,7 @@ public enum StoreContract {
             case .completions: await StoreContract.completions(fixture)
             case .currency: await StoreContract.currency(fixture)
             case .runTransactions: await StoreContract.runTransactions(fixture)
+            case .audit: await StoreContract.audit(fixture)
             }
         }
     }

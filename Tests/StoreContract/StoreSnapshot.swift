@@ -4,7 +4,7 @@
 import ShopCore
 
 /// The whole visible state of a store: catalogue, users, baskets, favourites, orders with their
-/// lines, and rates. Two snapshots are equal when nothing anyone can read has changed.
+/// lines, rates, and the audit log (a refused call must leave no audit row either). Two snapshots are equal when nothing anyone can read has changed.
 struct StoreSnapshot: Equatable, CustomStringConvertible {
     var products: [Product] = []
     var categories: [ShopCore.Category] = []
@@ -14,6 +14,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
     var topFavorites: [FavoriteCount] = []
     var orders: [Order] = []
     var rates: [CurrencyRate] = []
+    var audit: [AuditEntry] = []
 
     /// Reads the whole store through `services`.
     static func take(_ services: ShopServices) async throws -> StoreSnapshot {
@@ -34,6 +35,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         try await services.orders.listOrders(OrderFilter(), page: Page(sort: [SortKey(field: "id")])) { ids.append($0.id) }
         for id in ids { snapshot.orders.append(try await services.orders.order(id)) }
         snapshot.rates = try await services.currencies.latestRates(onOrBefore: nil)
+        try await services.audit.listAudit(AuditFilter(), page: .all) { snapshot.audit.append($0) }
         return snapshot
     }
 
@@ -51,11 +53,13 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         compare("top favorites", topFavorites, other.topFavorites)
         compare("orders", orders, other.orders)
         compare("rates", rates, other.rates)
+        compare("audit log", audit, other.audit)
         return parts.joined(separator: "; ")
     }
 
     var description: String {
         "\(products.count) products, \(users.count) users, \(baskets.values.map(\.count).reduce(0, +)) basket lines, "
-            + "\(favorites.values.map(\.count).reduce(0, +)) favourites, \(orders.count) orders, \(rates.count) rates"
+            + "\(favorites.values.map(\.count).reduce(0, +)) favourites, \(orders.count) orders, \(rates.count) rates, "
+            + "\(audit.count) audit rows"
     }
 }

@@ -22,8 +22,10 @@ public final class ShellHarness: @unchecked Sendable {
     /// `demo: true` fills the store with the demo shop. With `terminalWidth`, stdout is a terminal
     /// that many columns wide (tables are fitted to it; no pager).
     /// `clock` stamps what the services write (the system's by default; fix it to test dates).
+    /// `identity` plays another operator at the shell (a viewer, a read-only session): the shell's
+    /// role checks and masking then apply as in the program; the store stays the test's own.
     public init(plugins: [ShellPlugin], demo: Bool = false, terminalWidth: Int? = nil, clock: ShopClock? = nil,
-                stores: TestStoreFactory = .current) async throws {
+                stores: TestStoreFactory = .current, identity: OperatorIdentity? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storeKind = stores.name
@@ -37,10 +39,11 @@ public final class ShellHarness: @unchecked Sendable {
             }
         }
         let environment = terminalWidth.map { ["COLUMNS": String($0), "PAGER": "cat", "NO_COLOR": "1"] } ?? [:]
-        let session = Session(storeName: "test", environment: environment)
+        let operatorIdentity = identity ?? store.identity
+        let session = Session(storeName: "test", identity: operatorIdentity, environment: environment)
         let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: terminalWidth != nil, stderrIsTerminal: false)
         let log = errors
-        shell = Shell(services: store.services, plugins: plugins, session: session, terminal: terminal,
+        shell = Shell(services: store.services.masked(for: operatorIdentity.role), plugins: plugins, session: session, terminal: terminal,
                       environment: environment, stdout: sink, stderr: { log.append($0) })
     }
 

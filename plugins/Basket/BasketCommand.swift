@@ -64,6 +64,7 @@ struct ShowBasket: ShellCommand {
 /// `basket add [USER] PRODUCT [--qty N]`.
 struct AddToBasket: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Put a product in a basket (adding to the line if it is there).")
 
@@ -90,6 +91,7 @@ struct AddToBasket: ShellCommand {
 /// `basket set [USER] PRODUCT QTY`.
 struct SetBasketQuantity: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Set how many of a product a basket holds (0 removes the line).")
 
@@ -119,6 +121,7 @@ struct SetBasketQuantity: ShellCommand {
 /// `basket remove [USER] PRODUCT`.
 struct RemoveFromBasket: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a product out of a basket.")
 
     @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (optional after use USER) and the product's id or SKU.",
@@ -135,6 +138,7 @@ struct RemoveFromBasket: ShellCommand {
 /// `basket clear [USER]`.
 struct ClearBasket: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty a basket.")
 
     @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
@@ -173,6 +177,7 @@ struct BasketTotal: ShellCommand {
 /// `basket checkout [USER]`.
 struct Checkout: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "checkout", abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
         discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")

@@ -115,6 +115,7 @@ struct ListCodes: ShellCommand {
 
 /// `currency import FILE`.
 struct ImportRates: ShellCommand {
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import ECB rates: daily XML, daily CSV or the full history CSV (all or nothing).",

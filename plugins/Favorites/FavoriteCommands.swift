@@ -54,6 +54,7 @@ private struct FavoriteTarget {
 /// `favorites add [USER] PRODUCT`.
 struct AddFavorite: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
 
@@ -74,6 +75,7 @@ struct AddFavorite: ShellCommand {
 /// `favorites remove [USER] PRODUCT`.
 struct RemoveFavorite: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a product from a customer's favourites.")
 
@@ -94,6 +96,7 @@ struct RemoveFavorite: ShellCommand {
 /// `favorites toggle [USER] PRODUCT`.
 struct ToggleFavorite: ShellCommand {
     static let completion = CompletionSpec(positionals: [.customer, .product])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "toggle", abstract: "Add a product to a customer's favourites, or remove it if it is there.")
 

@@ -97,6 +97,7 @@ struct ShowOrder: ShellCommand {
 /// `orders status ID NEW`.
 struct SetOrderStatus: ShellCommand {
     static let completion = CompletionSpec(positionals: [.order, .values(OrderStatus.allCases.map(\.rawValue))])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
@@ -120,6 +121,7 @@ struct SetOrderStatus: ShellCommand {
 /// `orders cancel ID`.
 struct CancelOrder: ShellCommand {
     static let completion = CompletionSpec(positionals: [.order])
+    static let neededRole: OperatorRole? = .support
     static let configuration = CommandConfiguration(
         commandName: "cancel", abstract: "Cancel a placed or paid order and put its stock back.")
 

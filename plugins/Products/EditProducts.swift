@@ -41,6 +41,7 @@ struct ProductFieldOptions: ParsableArguments {
 
 /// `products add --title T --price P --category C …`.
 struct AddProduct: ShellCommand {
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a product.")
 
     @OptionGroup var fields: ProductFieldOptions
@@ -68,6 +69,7 @@ struct AddProduct: ShellCommand {
 /// `products update ID …`.
 struct UpdateProduct: ShellCommand {
     static let completion = CompletionSpec(positionals: [.product])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a product's fields.")
 
     @Argument(help: "The product's id or SKU.")
@@ -90,6 +92,7 @@ struct UpdateProduct: ShellCommand {
 /// `products delete ID`.
 struct DeleteProduct: ShellCommand {
     static let completion = CompletionSpec(positionals: [.product])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
 
@@ -105,6 +108,7 @@ struct DeleteProduct: ShellCommand {
 /// `products stock ID +N|-N|=N`.
 struct AdjustStock: ShellCommand {
     static let completion = CompletionSpec(positionals: [.product])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "stock", abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
 
@@ -133,6 +137,7 @@ struct AdjustStock: ShellCommand {
 
 /// `products import FILE`.
 struct ImportProducts: ShellCommand {
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import products from a DummyJSON JSON file or a CSV file (all or nothing).",

@@ -36,6 +36,7 @@ struct UserFieldOptions: ParsableArguments {
 /// `users add --username U --email E …`.
 struct AddUser: ShellCommand {
     static let completion = CompletionSpec(options: ["role": .values(UserRole.allCases.map(\.rawValue))])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a user (set a password afterwards with users passwd).")
 
@@ -63,6 +64,7 @@ struct AddUser: ShellCommand {
 /// `users update USER …`.
 struct UpdateUser: ShellCommand {
     static let completion = CompletionSpec(positionals: [.user], options: ["role": .values(UserRole.allCases.map(\.rawValue))])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a user's fields.")
 
     @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
@@ -97,6 +99,7 @@ private func setStatus(_ reference: String, _ status: UserStatus, context: Comma
 /// `users disable USER`.
 struct DisableUser: ShellCommand {
     static let completion = CompletionSpec(positionals: [.user])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "disable", abstract: "Disable a user (they can no longer order); enable undoes it.")
 
@@ -111,6 +114,7 @@ struct DisableUser: ShellCommand {
 /// `users enable USER`.
 struct EnableUser: ShellCommand {
     static let completion = CompletionSpec(positionals: [.user])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable a disabled user.")
 
     @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
@@ -124,6 +128,7 @@ struct EnableUser: ShellCommand {
 /// `users delete USER [--yes]`.
 struct DeleteUser: ShellCommand {
     static let completion = CompletionSpec(positionals: [.user])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a user with their basket and favourites; their orders are kept.",

@@ -39,6 +39,7 @@ struct PasswordSource: ParsableArguments {
 /// `users passwd [USER]`.
 struct SetPassword: ShellCommand {
     static let completion = CompletionSpec(positionals: [.user])
+    static let neededRole: OperatorRole? = .admin
     static let configuration = CommandConfiguration(
         commandName: "passwd",
         abstract: "Set a user's password (asked twice without echo, at least 6 characters).",

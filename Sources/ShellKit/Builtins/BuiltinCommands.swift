@@ -7,8 +7,8 @@ import ShopOutput
 /// The built-in commands, in the order `help` lists them.
 public enum BuiltinCommands {
     public static let all: [any ShellCommand.Type] = [
-        HelpCommand.self, UseCommand.self, SetCommand.self, HistoryCommand.self, SourceCommand.self, PluginsCommand.self,
-        ExitCommand.self,
+        HelpCommand.self, UseCommand.self, SetCommand.self, WhoamiCommand.self, HistoryCommand.self, SourceCommand.self,
+        PluginsCommand.self, ExitCommand.self,
     ]
 }
 
@@ -112,8 +112,11 @@ struct SetCommand: ShellCommand {
                 ("wide", session.output.wide ? "on" : "off"),
                 ("pager", session.pager ? "on" : "off"),
                 ("limit", session.paging.limit.map(String.init) ?? "default (\(PagingOptions.defaultLimit))"),
+                ("operator", session.identity.name),
+                ("role", session.identity.role.rawValue),
+                ("read-only", session.identity.readOnlyReason.map { "yes (\($0))" } ?? "no"),
             ]
-            for (key, text) in rows { context.sink.write("\(key)\t\(text)\n") }
+            for (key, text) in rows { context.sink.write("\(key)\t\(TerminalEscaping.escape(text))\n") }
             return
         }
         guard let value else { throw ShopError.usage("set \(name) needs a value (or 'default')") }

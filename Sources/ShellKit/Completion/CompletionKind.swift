@@ -20,6 +20,8 @@ public enum CompletionKind: Sendable, Equatable {
     case category
     /// A currency code.
     case currency
+    /// An operator named in the audit log.
+    case auditOperator
     /// A file path (only these extensions when not empty; directories always).
     case file(extensions: [String])
 }

@@ -1,6 +1,7 @@
 // ShellCommand and ShellPlugin: how a plugin's commands plug into the shell.
 
 import ArgumentParser
+import ShopCore
 
 /// A command the shell can run: parsed by swift-argument-parser, run with a context.
 ///
@@ -12,10 +13,16 @@ public protocol ShellCommand: ParsableCommand {
     /// What the positional words and option values are, for Tab completion (default: nothing
     /// beyond what argument-parser knows).
     static var completion: CompletionSpec { get }
+
+    /// The least role that may run this command, for a command that changes the shop; nil (the
+    /// default) for one that only reads. The shell refuses a command the operator's role or a
+    /// read-only session may not run before it starts; the store refuses it again on its own.
+    static var neededRole: OperatorRole? { get }
 }
 
 extension ShellCommand {
     public static var completion: CompletionSpec { CompletionSpec() }
+    public static var neededRole: OperatorRole? { nil }
 }
 
 /// A plugin: one noun of the shell (`products`, `basket`, …) with its subcommands.

@@ -21,9 +21,12 @@ public final class Session: @unchecked Sendable {
     public var currency: String?
     /// Whether long terminal output goes through the pager (`set pager off`, `--no-pager`).
     public var pager = true
+    /// Who is at the shell, their role, and whether the session is read-only.
+    public let identity: OperatorIdentity
 
-    public init(storeName: String, environment: [String: String]) {
+    public init(storeName: String, identity: OperatorIdentity, environment: [String: String]) {
         self.storeName = storeName
+        self.identity = identity
         if let value = environment["SHOPSH_FORMAT"], let format = OutputFormat(rawValue: value.lowercased()) {
             output.format = format
         }

@@ -129,7 +129,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
         do {
             let parsed = try prepared.result.get()
             if let command = parsed as? any ShellCommand {
-                try await command.run(in: context)
+                let type = type(of: command)
+                if let needed = type.neededRole {
+                    let name = type == root ? root._commandName : root._commandName + " " + type._commandName
+                    if let refusal = session.identity.refusal(of: name, needs: needed) { throw refusal }
+                }
+                let audit = AuditContext(command: Self.auditText(words), operatorIdentity: session.identity)
+                try await AuditContext.$current.withValue(audit) { try await command.run(in: context) }
             } else {
                 // A plugin's name alone, `--help`, or `products help list` (argument-parser answers
                 // those with its own help command): show the help of the subcommand named.
@@ -162,6 +168,16 @@ public final class Shell: ShellHost, @unchecked Sendable {
             return isUsage ? .usageError : .failure
         }
     }
+
+    /// The command as the audit log keeps it: its words, quoted where needed, secrets as `***`.
+    static func auditText(_ words: [String]) -> String {
+        let plain = words.map { word in
+            word.isEmpty || word.unicodeScalars.contains(where: { !Self.plainWordScalars.contains($0) }) ? LineParser.quoted(word) : word
+        }.joined(separator: " ")
+        return CommandSecrets.masked(plain)
+    }
+
+    private static let plainWordScalars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._,:/=+-%".unicodeScalars)
 
     // MARK: - Batches
 

@@ -84,4 +84,7 @@ struct MaskedCompletionSource: CompletionSource {
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
         try await base.currencyCodes(prefix: prefix, limit: limit)
     }
+    func auditOperators(prefix: String, limit: Int) async throws -> [String] {
+        try await base.auditOperators(prefix: prefix, limit: limit)
+    }
 }
