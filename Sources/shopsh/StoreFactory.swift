@@ -61,18 +61,19 @@ enum StoreFactory {
             }
             return try SQLiteStore(path: path, readOnly: readOnly)
         case .postgres(let url):
-            return try openServer(url, environment: environment, migrate: true)
+            return try openServer(url, environment: environment, migrate: true, readOnly: readOnly)
         }
     }
 
     /// Connects to the server `url` names (migrating its schema unless `migrate` is false).
-    private static func openServer(_ url: String, environment: [String: String], migrate: Bool) throws(ShopError) -> PostgresStore {
+    private static func openServer(_ url: String, environment: [String: String], migrate: Bool,
+                                   readOnly: Bool = false) throws(ShopError) -> PostgresStore {
         let parsed = try PostgresConnectionURL(url, environment: environment)
         // A store that opens shows its warnings later; one that does not says them in its error.
         let warning = parsed.warnings.isEmpty ? "" : " (\(parsed.warnings.joined(separator: "; ")))"
         return try withDeadline(openingDeadline, doing: "opening \(parsed)") { () async throws(ShopError) -> PostgresStore in
             do throws(ShopError) {
-                return try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested })
+                return try await PostgresStore.open(parsed, migrate: migrate, readOnly: readOnly, interrupted: { Interrupt.isRequested })
             } catch {
                 throw warning.isEmpty ? error : .storage(error.message + warning)
             }
