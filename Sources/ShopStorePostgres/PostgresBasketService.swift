@@ -19,7 +19,7 @@ struct PostgresBasketService: BasketService {
 
     func basket(_ user: String) async throws -> Basket {
         try await database.read("reading a basket") { connection in
-            let customer = try await PostgresUserLookup.find(connection, user, logger: database.logger)
+            let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             return Basket(user: customer, lines: try await Self.lines(connection, userID: customer.id, logger: database.logger))
         }
     }
@@ -29,19 +29,33 @@ struct PostgresBasketService: BasketService {
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
         try BasketRules.checkQuantity(quantity, allowZero: false)
         let stamp = database.clock.timestamp()
-        return try await database.write("adding to a basket") { connection in
+        return try await database.write("adding to a basket", needs: .support) { connection in
             let logger = database.logger
-            let customer = try await PostgresUserLookup.find(connection, user, logger: logger)
+            let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
             let item = try await PostgresProductService.find(connection, product, logger: logger)
             try BasketRules.checkAdd(customer, item)
             try await Self.checkRoom(connection, customer, item, logger: logger)
-            // One statement: inserts the line or increments it, unless that would pass the limit.
+            // One statement: inserts the line or increments it, unless that would pass the limit,
+            // and records the change: the quantity before is the one stored less the one added.
+            // The audit row is the builder's, with the quantities the upsert found put in.
+            let change = AuditChange.basketLine(userID: customer.id, productID: item.id, action: "add", before: 0, after: 0)
+            let command = AuditContext.current?.command ?? ""
             let rows = try await connection.query("""
-                INSERT INTO basket_lines (user_id, product_id, quantity, added_at)
-                VALUES (\(customer.id), \(item.id), \(quantity), \(stamp)::timestamptz)
-                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = basket_lines.quantity + EXCLUDED.quantity
-                    WHERE basket_lines.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)
-                RETURNING quantity
+                WITH line AS (
+                    INSERT INTO basket_lines (user_id, product_id, quantity, added_at)
+                    VALUES (\(customer.id), \(item.id), \(quantity), \(stamp)::timestamptz)
+                    ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = basket_lines.quantity + EXCLUDED.quantity
+                        WHERE basket_lines.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)
+                    RETURNING quantity
+                ), audit AS (
+                    INSERT INTO audit_log (command, entity, entity_id, action, before, after)
+                    SELECT \(command), \(change.entity.rawValue), \(change.entityID), \(change.action),
+                           CASE WHEN line.quantity > \(quantity)
+                                THEN jsonb_set(\(change.before?.jsonText)::jsonb, '{quantity}', to_jsonb(line.quantity - \(quantity))) END,
+                           jsonb_set(\(change.after?.jsonText)::jsonb, '{quantity}', to_jsonb(line.quantity))
+                    FROM line
+                )
+                SELECT quantity FROM line
                 """, logger: logger)
             for try await stored in rows.decode(Int.self) {
                 return Self.line(customer.id, item, quantity: stored)
@@ -54,14 +68,16 @@ struct PostgresBasketService: BasketService {
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
         try BasketRules.checkQuantity(quantity, allowZero: true)
         let stamp = database.clock.timestamp()
-        return try await database.write("setting a basket quantity") { connection in
+        return try await database.write("setting a basket quantity", needs: .support) { connection in
             let logger = database.logger
-            let customer = try await PostgresUserLookup.find(connection, user, logger: logger)
+            let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
             let item = try await PostgresProductService.find(connection, product, logger: logger)
             if quantity == 0 {
-                guard try await Self.delete(connection, customer.id, item.id, logger: logger) else {
+                guard let removed = try await Self.delete(connection, customer.id, item.id, logger: logger) else {
                     throw BasketRules.notInBasket(customer, item)
                 }
+                try await PostgresAuditLog.record(.basketLine(userID: customer.id, productID: item.id, action: "set",
+                                                              before: removed, after: nil), on: connection, logger: logger)
                 return nil
             }
             let current = try await Self.quantity(connection, customer.id, item.id, logger: logger)
@@ -73,37 +89,48 @@ struct PostgresBasketService: BasketService {
                 VALUES (\(customer.id), \(item.id), \(quantity), \(stamp)::timestamptz)
                 ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity
                 """, logger: logger)
+            try await PostgresAuditLog.record(.basketLine(userID: customer.id, productID: item.id, action: "set",
+                                                          before: current, after: quantity), on: connection, logger: logger)
             return Self.line(customer.id, item, quantity: quantity)
         }
     }
 
     func removeFromBasket(_ user: String, product: String) async throws {
-        try await database.write("removing from a basket") { connection in
-            let customer = try await PostgresUserLookup.find(connection, user, logger: database.logger)
+        try await database.write("removing from a basket", needs: .support) { connection in
+            let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             let item = try await PostgresProductService.find(connection, product, logger: database.logger)
-            guard try await Self.delete(connection, customer.id, item.id, logger: database.logger) else {
+            guard let removed = try await Self.delete(connection, customer.id, item.id, logger: database.logger) else {
                 throw BasketRules.notInBasket(customer, item)
             }
+            try await PostgresAuditLog.record(.basketLine(userID: customer.id, productID: item.id, action: "remove",
+                                                          before: removed, after: nil), on: connection, logger: database.logger)
         }
     }
 
     func clearBasket(_ user: String) async throws -> Int {
-        try await database.write("clearing a basket") { connection in
-            let customer = try await PostgresUserLookup.find(connection, user, logger: database.logger)
-            var removed = 0
-            for try await _ in try await connection.query(
-                "DELETE FROM basket_lines WHERE user_id = \(customer.id) RETURNING product_id", logger: database.logger
-            ) {
-                removed += 1
+        try await database.write("clearing a basket", needs: .support) { connection in
+            let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
+            var removed: [(productID: Int64, quantity: Int)] = []
+            for try await line in try await connection.query(
+                "DELETE FROM basket_lines WHERE user_id = \(customer.id) RETURNING product_id, quantity", logger: database.logger
+            ).decode((Int64, Int).self) {
+                removed.append(line)
             }
-            return removed
+            // One row per line, in product order (as the SQLite store records them).
+            let changes = removed.sorted { $0.productID < $1.productID }.map { line in
+                AuditChange.basketLine(userID: customer.id, productID: line.productID, action: "clear", before: line.quantity, after: nil)
+            }
+            try await PostgresAuditLog.record(changes, on: connection, logger: database.logger)
+            return changes.count
         }
     }
 
     func checkout(_ user: String) async throws -> Order {
         let stamp = database.clock.timestamp()
-        return try await database.write("checking out") { connection in
-            try await Self.checkout(connection, user, stamp: stamp, logger: database.logger)
+        return try await database.write("checking out", needs: .support) { connection in
+            let order = try await Self.checkout(connection, user, usersSource: database.usersSource, stamp: stamp, logger: database.logger)
+            try await PostgresAuditLog.record(.checkout(order), on: connection, logger: database.logger)
+            return order
         }
     }
 
@@ -116,8 +143,9 @@ struct PostgresBasketService: BasketService {
     /// wait on each other in a circle), checks every line's stock, takes it, writes the order with
     /// its lines as sold and removes exactly the lines it sold. Runs inside the caller's
     /// transaction: any error leaves everything unchanged.
-    static func checkout(_ connection: PostgresConnection, _ user: String, stamp: String, logger: Logger) async throws -> Order {
-        let customer = try await PostgresUserLookup.find(connection, user, logger: logger)
+    static func checkout(_ connection: PostgresConnection, _ user: String, usersSource: String, stamp: String,
+                         logger: Logger) async throws -> Order {
+        let customer = try await PostgresUserLookup.find(connection, user, source: usersSource, logger: logger)
         var locked: [(line: BasketLine, addedAt: Date)] = []
         // A concurrent checkout of the same basket waits here, then finds its lines gone.
         for try await row in try await connection.query("""
@@ -219,15 +247,15 @@ struct PostgresBasketService: BasketService {
         return nil
     }
 
-    /// Deletes the line; false when there was none.
+    /// Deletes the line; its quantity, or nil when there was none.
     static func delete(_ connection: PostgresConnection, _ userID: Int64, _ productID: Int64,
-                       logger: Logger) async throws -> Bool {
-        for try await _ in try await connection.query(
-            "DELETE FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID) RETURNING product_id", logger: logger
-        ) {
-            return true
+                       logger: Logger) async throws -> Int? {
+        for try await quantity in try await connection.query(
+            "DELETE FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID) RETURNING quantity", logger: logger
+        ).decode(Int.self) {
+            return quantity
         }
-        return false
+        return nil
     }
 
     /// Counts the basket's lines for `BasketRules.checkRoom`. A new line is counted with the user's
@@ -236,7 +264,8 @@ struct PostgresBasketService: BasketService {
     static func checkRoom(_ connection: PostgresConnection, _ user: User, _ product: Product, logger: Logger) async throws {
         let (lines, holds) = try await count(connection, user, product, logger: logger)
         if holds { return }
-        _ = try await connection.query("SELECT id FROM users WHERE id = \(user.id) FOR NO KEY UPDATE", logger: logger).collect()
+        // Through a function of the owner's: a row lock needs UPDATE on users, which support lacks.
+        _ = try await connection.query("SELECT shopsh_lock_basket(\(user.id))", logger: logger).collect()
         let (recounted, holdsNow) = try await count(connection, user, product, logger: logger)
         try BasketRules.checkRoom(user, lines: recounted, holdsProduct: holdsNow)
     }

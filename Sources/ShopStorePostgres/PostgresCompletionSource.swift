@@ -17,10 +17,11 @@ struct PostgresCompletionSource: CompletionSource {
 
     // MARK: - Queries (range searches on indexes; the server tests check their plans)
 
-    /// Users whose username starts with `prefix` (any case), by username.
-    static func usernameQuery(_ prefix: String, limit: Int) -> PostgresQuery {
+    /// Users whose username starts with `prefix` (any case), by username; from `users_masked`
+    /// for a viewer (`masked`).
+    static func usernameQuery(_ prefix: String, limit: Int, masked: Bool = false) -> PostgresQuery {
         """
-        SELECT id, username, email FROM users
+        SELECT id, username, email FROM \(unescaped: masked ? "users_masked" : "users")
         WHERE lower(username) COLLATE "C" >= lower(\(prefix)) AND lower(username) COLLATE "C" < lower(\(prefix)) || \(upperEnd)
         ORDER BY lower(username) COLLATE "C" LIMIT \(limit)
         """
@@ -81,10 +82,13 @@ struct PostgresCompletionSource: CompletionSource {
             let logger = database.logger
             var seen = Set<Int64>()
             var found: [UserMatch] = []
-            let byUsername = try await connection.query(Self.usernameQuery(prefix, limit: limit), logger: logger)
+            // A viewer completes usernames only: the emails it may read are masked.
+            let masked = database.session.readsMaskedUsers
+            let byUsername = try await connection.query(Self.usernameQuery(prefix, limit: limit, masked: masked), logger: logger)
             for try await row in byUsername.decode((Int64, String, String).self) where seen.insert(row.0).inserted {
                 found.append(UserMatch(id: row.0, username: row.1, email: row.2))
             }
+            if masked { return found.sorted { $0.username.lowercased() < $1.username.lowercased() } }
             let byEmail = try await connection.query(Self.emailQuery(prefix, limit: limit), logger: logger)
             for try await row in byEmail.decode((Int64, String, String).self) where seen.insert(row.0).inserted {
                 found.append(UserMatch(id: row.0, username: row.1, email: row.2))

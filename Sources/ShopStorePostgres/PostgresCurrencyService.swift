@@ -118,6 +118,9 @@ struct PostgresCurrencyService: CurrencyService {
                     ON CONFLICT (code, date) DO UPDATE SET rate = EXCLUDED.rate
                     """, logger: database.logger)
             }
+            if !rates.isEmpty {
+                try await PostgresAuditLog.record(.rates(rates, stored: rates.count), on: connection, logger: database.logger)
+            }
         }
         return rates.count
     }

@@ -17,6 +17,8 @@ struct PostgresDatabase: Sendable {
     let clock: ShopClock
     /// Whether the operator asked to stop (Ctrl-C): the running query is then cancelled on the server.
     let interrupted: @Sendable () -> Bool
+    /// Who logged in and whether the session is read-only (what to read users from, whom errors name).
+    let session: PostgresSession
     /// Set for a run's services: every call goes to this connection, inside its transaction.
     var run: PostgresRunConnection? = nil
 
@@ -35,8 +37,13 @@ struct PostgresDatabase: Sendable {
         return database
     }
 
+    /// Where user rows are read: `users_masked` for a viewer, else `users` (constant SQL).
+    var usersSource: String { session.usersSource }
+
     /// Runs `body` on one pooled connection, outside a transaction (in a run: on its connection).
-    func read<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+    /// `needs`: the least role that may read this, when not every role may (for the server's refusal).
+    func read<T: Sendable>(_ what: String, needs: OperatorRole? = nil,
+                           _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
             if let run {
                 let leased = try run.connectionInTransaction()
@@ -46,20 +53,22 @@ struct PostgresDatabase: Sendable {
                 try await watching(leased) { try await body(leased.connection) }
             }
         } catch {
-            throw PostgresErrors.shopError(error, doing: what)
+            throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: false)
         }
     }
 
     /// Runs `body` in one transaction; on SQLSTATE 40001 or 40P01 the transaction is rolled back by
     /// the server and `body` runs again (at most `maxAttempts` times, waiting 10, 20, 40… ms).
     /// In a run, `body` runs once, in a savepoint: its failure undoes only its own changes.
-    func write<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+    /// `needs`: the least role the server lets make this change (named when it refuses).
+    func write<T: Sendable>(_ what: String, needs: OperatorRole = .admin,
+                            _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         if let run {
             do {
                 let leased = try run.connectionInTransaction()
                 return try await watching(leased) { try await run.inSavepoint(body) }
             } catch {
-                throw PostgresErrors.shopError(error, doing: what)
+                throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
         var attempt = 1
@@ -76,7 +85,7 @@ struct PostgresDatabase: Sendable {
                     attempt += 1
                     continue
                 }
-                throw PostgresErrors.shopError(error, doing: what)
+                throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
     }

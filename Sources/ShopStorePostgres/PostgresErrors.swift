@@ -27,14 +27,21 @@ enum PostgresErrors {
     }
 
     /// `error` as a ShopError: a ShopError thrown inside a transaction comes out unchanged; a
-    /// server error says what the server said; a connection failure says so.
-    static func shopError(_ error: any Error, doing what: String) -> ShopError {
+    /// server error says what the server said; a connection failure says so. With the `session`,
+    /// a refusal for want of privileges or of a writable transaction names the operator, and
+    /// `needs`, the role that may do it (`writing`: the call was a change, so nothing changed).
+    static func shopError(_ error: any Error, doing what: String, session: PostgresSession? = nil,
+                          needs: OperatorRole? = nil, writing: Bool = false) -> ShopError {
         let error = innermost(error)
         if let shopError = error as? ShopError { return shopError }
         if error is CancellationError { return .interrupted }
         if let psql = error as? PSQLError {
             if let info = psql.serverInfo {
                 let message = info[.message] ?? "the server refused it"
+                if let state = info[.sqlState], let refusal = refusal(state, doing: what, identity: session?.identity,
+                                                                       needs: needs, writing: writing) {
+                    return refusal
+                }
                 // Two writers at once on one unique key: the loser's refusal is a conflict, as on SQLite.
                 if info[.sqlState] == "23505" { return .conflict("\(what): \(message)") }
                 // admin_shutdown, crash_shutdown…: the server ended the session (a restart, pg_terminate_backend).
@@ -61,6 +68,27 @@ enum PostgresErrors {
             }
         }
         return .storage("PostgreSQL, \(what): \(error)")
+    }
+
+    /// SQLSTATE 42501 (insufficient_privilege) and 25006 (read_only_sql_transaction) as one line
+    /// naming the operator and the role needed, without the server's words (they may quote SQL);
+    /// nil for any other state.
+    static func refusal(_ state: String, doing what: String, identity: OperatorIdentity?, needs: OperatorRole?,
+                        writing: Bool) -> ShopError? {
+        guard state == "42501" || state == "25006" else { return nil }
+        let outcome = writing ? "; nothing was changed" : ""
+        let who = identity.map { "\($0.name) (\($0.role.withArticle))" } ?? "this login"
+        // A role below the one needed is refused for that, even when its read-only transaction
+        // was what the server noticed first.
+        if let needs, state == "42501" || (identity.map { $0.role < needs } ?? false) {
+            return .conflict("permission denied by the server, \(what): \(who) may not do that (it needs the \(needs.serverRoleName) role)\(outcome)")
+        }
+        if state == "42501" {
+            return .conflict("permission denied by the server, \(what): \(who) may not do that\(outcome)")
+        }
+        let reason = identity?.readOnlyReason.map { "this session is read-only (\($0))" }
+            ?? "the server allows only reads here (a hot standby, or default_transaction_read_only)"
+        return .conflict("the server refused a change, \(what): \(reason)\(outcome)")
     }
 
     /// Why a connection could not be made, in a few words (`connection refused`, `timed out`…).

@@ -34,7 +34,7 @@ struct PostgresFavoritesService: FavoritesService {
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
         try await database.read("listing favourites") { connection in
-            let owner = try await PostgresUserLookup.find(connection, user, logger: database.logger)
+            let owner = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.productColumns), \(unescaped: PostgresTimes.epochSeconds("f.added_at"))
                 FROM favorites f JOIN products p ON p.id = f.product_id
@@ -50,21 +50,25 @@ struct PostgresFavoritesService: FavoritesService {
 
     func addFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        return try await database.write("adding a favourite") { connection in
-            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
+        return try await database.write("adding a favourite", needs: .support) { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
+                                                             logger: database.logger)
             let rows = try await connection.query("""
                 INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(userID), \(productID), \(stamp)::timestamptz)
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: database.logger)
-            for try await _ in rows { return true }
-            return false
+            var added = false
+            for try await _ in rows { added = true }
+            return try await Self.recorded(added, userID, productID, isFavourite: true, connection, logger: database.logger)
         }
     }
 
     func removeFavorite(_ user: String, product: String) async throws -> Bool {
-        try await database.write("removing a favourite") { connection in
-            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
-            return try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
+        try await database.write("removing a favourite", needs: .support) { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
+                                                             logger: database.logger)
+            let removed = try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
+            return try await Self.recorded(removed, userID, productID, isFavourite: false, connection, logger: database.logger)
         }
     }
 
@@ -72,13 +76,21 @@ struct PostgresFavoritesService: FavoritesService {
     /// leaves it (the product is a favourite either way).
     func toggleFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        return try await database.write("toggling a favourite") { connection in
-            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, logger: database.logger)
-            if try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger) { return false }
-            try await connection.query("""
+        return try await database.write("toggling a favourite", needs: .support) { connection in
+            let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
+                                                             logger: database.logger)
+            if try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger) {
+                return try await !Self.recorded(true, userID, productID, isFavourite: false, connection, logger: database.logger)
+            }
+            var added = false
+            for try await _ in try await connection.query("""
                 INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(userID), \(productID), \(stamp)::timestamptz)
-                ON CONFLICT DO NOTHING
-                """, logger: database.logger)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: database.logger) {
+                added = true
+            }
+            // When another toggle added it meanwhile, this one changed nothing and records nothing.
+            _ = try await Self.recorded(added, userID, productID, isFavourite: true, connection, logger: database.logger)
             return true
         }
     }
@@ -104,11 +116,21 @@ struct PostgresFavoritesService: FavoritesService {
     // MARK: - Helpers
 
     /// The ids of the user and product named, with the lookups' own errors.
-    static func resolve(_ connection: PostgresConnection, user: String, product: String,
+    static func resolve(_ connection: PostgresConnection, user: String, product: String, source: String,
                         logger: Logger) async throws -> (Int64, Int64) {
-        let owner = try await PostgresUserLookup.find(connection, user, logger: logger)
+        let owner = try await PostgresUserLookup.find(connection, user, source: source, logger: logger)
         let item = try await PostgresProductService.find(connection, product, logger: logger)
         return (owner.id, item.id)
+    }
+
+    /// Records the change when there was one (`changed`); returns `changed`.
+    static func recorded(_ changed: Bool, _ userID: Int64, _ productID: Int64, isFavourite: Bool,
+                         _ connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        if changed {
+            try await PostgresAuditLog.record(.favourite(userID: userID, productID: productID, isFavourite: isFavourite),
+                                              on: connection, logger: logger)
+        }
+        return changed
     }
 
     /// Deletes one favourite; whether there was one.

@@ -46,7 +46,7 @@ struct PostgresOrderService: OrderService {
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
         try await database.read("listing orders") { connection in
-            let parts = try await FilterParts(connection, filter, logger: database.logger)
+            let parts = try await FilterParts(connection, filter, usersSource: database.usersSource, logger: database.logger)
             let rows = try await connection.query(parts.query(select: Self.columns, tail: "ORDER BY " + terms,
                                                               limit: limit, offset: offset), logger: database.logger)
             for try await row in rows.decode(OrderRow.self) {
@@ -63,7 +63,7 @@ struct PostgresOrderService: OrderService {
 
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
         let stamp = database.clock.timestamp()
-        return try await database.write("changing an order's status") { connection in
+        return try await database.write("changing an order's status", needs: .support) { connection in
             let logger = database.logger
             // Locked, so that two cancels at once restock once: the second sees it cancelled.
             let order = try await Self.find(connection, id, lock: true, logger: logger)
@@ -81,6 +81,7 @@ struct PostgresOrderService: OrderService {
             try await connection.query("""
                 UPDATE orders SET status = \(status.rawValue), updated_at = \(stamp)::timestamptz WHERE id = \(id)
                 """, logger: logger)
+            try await PostgresAuditLog.record(.orderStatus(id: id, before: order.status, after: status), on: connection, logger: logger)
             return try await Self.find(connection, id, logger: logger)
         }
     }
@@ -98,7 +99,7 @@ struct PostgresOrderService: OrderService {
             order = "min(\(Self.statusRank))"
         }
         return try await database.read("counting orders") { connection in
-            let parts = try await FilterParts(connection, filter, logger: database.logger)
+            let parts = try await FilterParts(connection, filter, usersSource: database.usersSource, logger: database.logger)
             // Cancelled orders are counted but bring no revenue.
             let rows = try await connection.query(parts.query(select: """
                 \(group), o.currency, COALESCE(c.minor_units, 2)::integer, count(*),
@@ -159,10 +160,10 @@ struct PostgresOrderService: OrderService {
         var since: String?
         var before: String?
 
-        init(_ connection: PostgresConnection, _ filter: OrderFilter, logger: Logger) async throws {
+        init(_ connection: PostgresConnection, _ filter: OrderFilter, usersSource: String, logger: Logger) async throws {
             if let reference = filter.user {
                 do {
-                    userID = try await PostgresUserLookup.find(connection, reference, logger: logger).id
+                    userID = try await PostgresUserLookup.find(connection, reference, source: usersSource, logger: logger).id
                 } catch let error as ShopError {
                     let trimmed = reference.trimmingASCIISpaces
                     var placed = false

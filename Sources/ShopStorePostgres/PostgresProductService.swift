@@ -82,7 +82,9 @@ struct PostgresProductService: ProductService {
 
     func addProduct(_ new: NewProduct) async throws -> Product {
         try await database.write("adding a product") { connection in
-            try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
+            let added = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
+            try await PostgresAuditLog.record(.product("add", before: nil, after: added), on: connection, logger: database.logger)
+            return added
         }
     }
 
@@ -91,7 +93,9 @@ struct PostgresProductService: ProductService {
         return try await database.write("updating a product") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
-            return try await Self.find(connection, String(product.id), logger: database.logger)
+            let updated = try await Self.find(connection, String(product.id), logger: database.logger)
+            try await PostgresAuditLog.record(.product("update", before: product, after: updated), on: connection, logger: database.logger)
+            return updated
         }
     }
 
@@ -99,6 +103,7 @@ struct PostgresProductService: ProductService {
         try await database.write("deleting a product") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await connection.query("DELETE FROM products WHERE id = \(product.id)", logger: database.logger)
+            try await PostgresAuditLog.record(.product("delete", before: product, after: nil), on: connection, logger: database.logger)
             return product
         }
     }
@@ -113,6 +118,7 @@ struct PostgresProductService: ProductService {
                                        logger: database.logger)
             var updated = product
             updated.stock = newStock
+            try await PostgresAuditLog.record(.product("stock", before: product, after: updated), on: connection, logger: database.logger)
             return updated
         }
     }
@@ -120,10 +126,13 @@ struct PostgresProductService: ProductService {
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
         try await database.write("importing products") { connection in
             var summary = ImportSummary(inserted: 0, updated: 0)
+            // One audit row per product, written together at the end (in this transaction).
+            var changes: [AuditChange] = []
             for (offset, new) in products.enumerated() {
                 do {
                     try ProductRules.check(new)
                     if let sku = new.sku, let existing = try await Self.id(connection, sku: sku, logger: database.logger) {
+                        let before = try await Self.find(connection, String(existing), logger: database.logger)
                         // A record without a brand clears it.
                         try await Self.apply(connection, ProductChanges(title: new.title, description: new.description,
                                                                         category: new.category, brand: new.brand ?? "",
@@ -136,14 +145,18 @@ struct PostgresProductService: ProductService {
                             WHERE id = \(existing)
                             """, logger: database.logger)
                         summary.updated += 1
+                        let after = try await Self.find(connection, String(existing), logger: database.logger)
+                        changes.append(.product("import", before: before, after: after))
                     } else {
-                        _ = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
+                        let added = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
                         summary.inserted += 1
+                        changes.append(.product("import", before: nil, after: added))
                     }
                 } catch let error as ShopError {
                     throw ShopError.invalidInput("record \(offset + 1): \(error.message)")
                 }
             }
+            try await PostgresAuditLog.record(changes, on: connection, logger: database.logger)
             return summary
         }
     }

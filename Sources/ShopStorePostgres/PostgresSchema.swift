@@ -17,7 +17,10 @@ struct PostgresMigration: Sendable {
 enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "currencies", "currency_rates"]
+                             "currencies", "currency_rates", "audit_log"]
+
+    /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
+    static let viewNames = ["users_masked", "audit_log_masked"]
 
     /// The migrations, oldest first; `version` counts from 1 (0 is the lock row).
     static let migrations: [PostgresMigration] = [
@@ -146,6 +149,7 @@ enum PostgresSchema {
             "CREATE INDEX users_email_prefix ON users ((lower(email)) COLLATE \"C\")",
             "CREATE INDEX currencies_code_prefix ON currencies (code COLLATE \"C\")",
         ]),
+        PostgresMigration(version: 3, name: "v3: audit log", statements: PostgresAuditSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.
@@ -191,6 +195,31 @@ enum PostgresSchema {
             }
         }
         return try await database.write("migrating the schema") { connection in try await apply(connection, logger: logger) }
+    }
+
+    /// For a read-only session, which never migrates: one line unless the schema is current.
+    static func checkCurrent(_ database: PostgresDatabase, readOnlyReason reason: String) async throws(ShopError) {
+        let logger = database.logger
+        let applied = try await database.read("reading the schema version") { connection -> Set<Int>? in
+            var exists = false
+            for try await found in try await connection.query(
+                "SELECT pg_catalog.to_regclass('schema_migrations') IS NOT NULL", logger: logger
+            ).decode(Bool.self) { exists = found }
+            guard exists else { return nil }
+            var versions = Set<Int>()
+            for try await version in try await connection.query(
+                "SELECT version FROM schema_migrations WHERE version > 0", logger: logger
+            ).decode(Int.self) { versions.insert(version) }
+            return versions
+        }
+        guard let applied else {
+            throw .storage("this database holds no shop, and this session is read-only (\(reason)): create one with shopsh init as the store's owner, on the primary")
+        }
+        try checkNotNewer(applied)
+        let missing = Set(migrations.map(\.version)).subtracting(applied)
+        if !missing.isEmpty {
+            throw .storage("this database's shop schema is version \(applied.max() ?? 0), older than this shopsh's (\(version)), and this session is read-only (\(reason)): open it once as the store's owner, on the primary, to migrate it")
+        }
     }
 
     /// Makes `schema_migrations` and its lock row when missing.

@@ -1,6 +1,6 @@
-// PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects, checks that the
-// server answers, migrates the schema, and hands out the services; runs (`--atomic`, `--dry-run`)
-// and seeds get a connection of their own.
+// PostgresStore: a shop on a PostgreSQL server (issue 12). Opening one connects, asks the server
+// who logged in (PostgresIdentity), migrates the schema unless the session is read-only, and hands
+// out the services; runs (`--atomic`, `--dry-run`) and seeds get a connection of their own.
 
 import Logging
 import PostgresNIO
@@ -14,9 +14,9 @@ public final class PostgresStore: ShopStore {
     public let displayName: String
     /// The URL, without its password.
     public let location: String
-    public var warnings: [String] { url.warnings }
-    /// The role that logged in. (Placeholder: every operator is an admin until roles are set up.)
-    public var identity: OperatorIdentity { OperatorIdentity(name: url.user, role: .admin) }
+    public var warnings: [String] { url.warnings + database.session.warnings }
+    /// The role that logged in (`session_user`), its shopsh role, and why the session is read-only.
+    public var identity: OperatorIdentity { database.session.identity ?? OperatorIdentity(name: url.user, role: .viewer) }
 
     /// The connections, logger and clock as the services use them.
     let database: PostgresDatabase
@@ -30,16 +30,25 @@ public final class PostgresStore: ShopStore {
     /// - Parameters:
     ///   - url: where the store is; its password, if any, is used and never shown.
     ///   - searchPath: a schema to work in instead of `public` (tests use one per case).
-    ///   - migrate: false to open without touching the schema (e.g. a read-only role).
+    ///   - migrate: false to open without touching the schema (e.g. for completion). A read-only
+    ///     session never migrates: a schema that is not current is then one line.
+    ///   - readOnly: `--read-only`: every connection's transactions are read-only.
     ///   - clock: what stamps the rows the services write (the system's clock by default).
     ///   - interrupted: whether the operator pressed Ctrl-C; a query running then is cancelled on the server.
     public static func open(_ url: PostgresConnectionURL, searchPath: String? = nil, migrate: Bool = true,
-                            clock: ShopClock = .system,
+                            readOnly: Bool = false, clock: ShopClock = .system,
                             interrupted: @escaping @Sendable () -> Bool = { false }) async throws(ShopError) -> PostgresStore {
-        let store = PostgresStore(url: url, searchPath: searchPath, clock: clock, interrupted: interrupted)
+        let store = PostgresStore(url: url, searchPath: searchPath, readOnly: readOnly, clock: clock, interrupted: interrupted)
         do {
-            try await store.ping()
-            if migrate { try await PostgresSchema.migrate(store.database) }
+            let found = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly, doing: "connecting to \(store.location)")
+            store.database.session.identify(found.identity, warnings: found.warnings)
+            if migrate {
+                if let reason = found.identity.readOnlyReason {
+                    try await PostgresSchema.checkCurrent(store.database, readOnlyReason: reason)
+                } else {
+                    try await PostgresSchema.migrate(store.database)
+                }
+            }
         } catch {
             store.close()
             throw error
@@ -47,10 +56,14 @@ public final class PostgresStore: ShopStore {
         return store
     }
 
-    private init(url: PostgresConnectionURL, searchPath: String?, clock: ShopClock, interrupted: @escaping @Sendable () -> Bool) {
+    private init(url: PostgresConnectionURL, searchPath: String?, readOnly: Bool, clock: ShopClock,
+                 interrupted: @escaping @Sendable () -> Bool) {
         let logger = Logger(label: "shopsh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let parameters = [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
+        let session = PostgresSession(readOnly: readOnly)
         let connections = PostgresConnections(logger: logger) {
+            // A read-only session's connections start read-only: the server refuses every write.
+            let parameters = [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
+                + (session.isReadOnly ? [("default_transaction_read_only", "on")] : [])
             let tls: PostgresConnection.Configuration.TLS = switch url.tls {
             case .disable: .disable
             case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
@@ -66,7 +79,8 @@ public final class PostgresStore: ShopStore {
         self.logger = logger
         self.displayName = url.database
         self.location = url.description
-        self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, interrupted: interrupted)
+        self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, interrupted: interrupted,
+                                         session: session)
         self.services = Self.services(on: database)
     }
 
@@ -80,14 +94,6 @@ public final class PostgresStore: ShopStore {
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database))
-    }
-
-    /// Runs `SELECT 1` on a connection: an unreachable server, a wrong password or a missing
-    /// database fails here at once, in one line, with the server's own words.
-    func ping() async throws(ShopError) {
-        try await database.read("connecting to \(location)") { connection in
-            _ = try await connection.query("SELECT 1", logger: logger).collect()
-        }
     }
 
     /// Starts a run: a connection of its own with an open transaction; its services use it.

@@ -1,7 +1,8 @@
 // PostgresUserService: customers and staff on PostgreSQL. Field rules are ShopCore's (UserRules),
 // references resolve through PostgresUserLookup, listings stream row by row from the server, every
 // value is a bound parameter, and passwords are kept only as salted hashes (PasswordHasher) that
-// are never read back out of this file.
+// are never read back out of this file. A viewer reads the `users_masked` view (masked emails and
+// phones, no hash); checking a password reads the hash, which only admins may (PostgresRoles).
 
 import Logging
 import PostgresNIO
@@ -32,9 +33,10 @@ struct PostgresUserService: UserService {
         }
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
+        let source = database.usersSource
         try await database.read("listing users") { connection in
             let rows = try await connection.query("""
-                SELECT \(unescaped: PostgresUserLookup.columns) FROM users
+                SELECT \(unescaped: PostgresUserLookup.columns) FROM \(unescaped: source)
                 WHERE (\(role)::text IS NULL OR role = \(role))
                   AND (\(status)::text IS NULL OR status = \(status))
                   AND (\(pattern)::text IS NULL
@@ -52,7 +54,7 @@ struct PostgresUserService: UserService {
 
     func user(_ reference: String) async throws -> User {
         try await database.read("reading a user") { connection in
-            try await PostgresUserLookup.find(connection, reference, logger: database.logger)
+            try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger)
         }
     }
 
@@ -71,7 +73,9 @@ struct PostgresUserService: UserService {
                         \(user.role.rawValue), 'active',
                         \(stamp)::timestamptz)
                 """, logger: database.logger)
-            return try await PostgresUserLookup.find(connection, String(id), logger: database.logger)
+            let added = try await PostgresUserLookup.find(connection, String(id), logger: database.logger)
+            try await PostgresAuditLog.record(.user("add", before: nil, after: added), on: connection, logger: database.logger)
+            return added
         }
     }
 
@@ -100,16 +104,23 @@ struct PostgresUserService: UserService {
                     role = COALESCE(\(role), role)
                 WHERE id = \(user.id)
                 """, logger: database.logger)
-            return try await PostgresUserLookup.find(connection, String(user.id), logger: database.logger)
+            let updated = try await PostgresUserLookup.find(connection, String(user.id), logger: database.logger)
+            try await PostgresAuditLog.record(.user("update", before: user, after: updated), on: connection, logger: database.logger)
+            return updated
         }
     }
 
     func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
         try await database.write("setting a user's status") { connection in
-            var user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
-            try await connection.query("UPDATE users SET status = \(status.rawValue) WHERE id = \(user.id)",
+            let before = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
+            try await connection.query("UPDATE users SET status = \(status.rawValue) WHERE id = \(before.id)",
                                        logger: database.logger)
+            var user = before
             user.status = status
+            if user != before {
+                try await PostgresAuditLog.record(.user(status == .disabled ? "disable" : "enable", before: before, after: user),
+                                                  on: connection, logger: database.logger)
+            }
             return user
         }
     }
@@ -118,24 +129,28 @@ struct PostgresUserService: UserService {
         try UserRules.password(password)
         // Resolve first so that an unknown user is reported before the (slow, deliberate) hashing.
         let id = try await database.read("finding a user") { connection in
-            try await PostgresUserLookup.find(connection, reference, logger: database.logger).id
+            try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger).id
         }
         let hash = try PasswordHasher.hash(password)
         try await database.write("setting a password") { connection in
             let rows = try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id) RETURNING id",
                                                   logger: database.logger)
-            for try await _ in rows { return }
-            throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set")
+            var updated = false
+            for try await _ in rows { updated = true }
+            guard updated else { throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set") }
+            try await PostgresAuditLog.record(.password(userID: id), on: connection, logger: database.logger)
         }
     }
 
     /// A match against a cheap hash (the demo shop's, or one from a lower cost) replaces it with a
     /// hash at today's cost, unless the password changed meanwhile. Storing the stronger hash is
-    /// best effort: when it cannot be written (a read-only role, as a read-only SQLite file skips
-    /// it), the check's answer stands and the next successful check tries again.
+    /// best effort: when it cannot be written (a read-only session, as a read-only SQLite file
+    /// skips it), the check's answer stands and the next successful check tries again. Only an
+    /// admin may read the hash (and so check a password) or store a new one; nothing is audited:
+    /// the password did not change.
     func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
-        let (id, stored) = try await database.read("checking a password") { connection -> (Int64, String?) in
-            let user = try await PostgresUserLookup.find(connection, reference, logger: database.logger)
+        let (id, stored) = try await database.read("checking a password", needs: .admin) { connection -> (Int64, String?) in
+            let user = try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger)
             for try await hash in try await connection.query("SELECT password_hash FROM users WHERE id = \(user.id)",
                                                               logger: database.logger).decode(String?.self) {
                 return (user.id, hash)
@@ -144,7 +159,8 @@ struct PostgresUserService: UserService {
         }
         guard let stored else { return false }   // no password set: nothing matches
         let verdict = try PasswordHasher.verify(password, against: stored)
-        if verdict.matches && verdict.needsRehash {
+        let mayWrite = database.session.identity.map { $0.role == .admin && !$0.isReadOnly } ?? true
+        if verdict.matches && verdict.needsRehash && mayWrite {
             let stronger = try PasswordHasher.hash(password)
             _ = try? await database.write("storing a stronger password hash") { connection in
                 _ = try await connection.query("""
@@ -164,6 +180,7 @@ struct PostgresUserService: UserService {
             // Orders stay: orders.user_id is ON DELETE SET NULL and orders.customer keeps the name.
             try await connection.query("UPDATE orders SET user_id = NULL WHERE user_id = \(user.id)", logger: database.logger)
             try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: database.logger)
+            try await PostgresAuditLog.record(.user("delete", before: user, after: nil), on: connection, logger: database.logger)
             return user
         }
     }

@@ -56,3 +56,20 @@ struct InitOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Where to create it: a file, or postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "store"))
     var store: String?
 }
+
+/// `shopsh roles setup [--store URL]`.
+struct RolesOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shopsh roles",
+        abstract: "Create the PostgreSQL roles shopsh_viewer, shopsh_support and shopsh_admin and (re)apply their grants.")
+
+    @Argument(help: ArgumentHelp("What to do: setup.", valueName: "action"))
+    var action: String
+
+    @Option(help: ArgumentHelp("The store: postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE).", valueName: "store"))
+    var store: String?
+
+    func validate() throws {
+        guard action == "setup" else { throw ValidationError("unknown action '\(action)': the one action is setup") }
+    }
+}

@@ -17,6 +17,7 @@ enum Main {
         let status: Int32
         switch arguments.first {
         case "init": status = runInit(rest, environment: environment)
+        case "roles": status = runRoles(rest, environment: environment)
         // Hidden commands for tools: shell completion scripts, the man page, benchmarks.
         case "__complete": status = CompleteCommand.run(rest, environment: environment)
         case "__manual": status = ManualCommand.run(rest, environment: environment)
@@ -183,6 +184,23 @@ enum Main {
                 return 1
             }
             printNote(done)
+            return 0
+        } catch {
+            printError(error.message)
+            return error.isUsageError ? 2 : 1
+        }
+    }
+
+    /// `shopsh roles setup`: the PostgreSQL group roles and grants on an existing store.
+    static func runRoles(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let options: RolesOptions
+        switch parse(RolesOptions.self, arguments) {
+        case .parsed(let parsed): options = parsed
+        case .exit(let status): return status
+        }
+        do {
+            printNote(try StoreFactory.setUpRoles(StoreFactory.value(explicit: options.store, environment: environment),
+                                                  environment: environment))
             return 0
         } catch {
             printError(error.message)

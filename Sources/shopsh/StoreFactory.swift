@@ -61,18 +61,19 @@ enum StoreFactory {
             }
             return try SQLiteStore(path: path, readOnly: readOnly)
         case .postgres(let url):
-            return try openServer(url, environment: environment, migrate: true)
+            return try openServer(url, environment: environment, migrate: true, readOnly: readOnly)
         }
     }
 
     /// Connects to the server `url` names (migrating its schema unless `migrate` is false).
-    private static func openServer(_ url: String, environment: [String: String], migrate: Bool) throws(ShopError) -> PostgresStore {
+    private static func openServer(_ url: String, environment: [String: String], migrate: Bool,
+                                   readOnly: Bool = false) throws(ShopError) -> PostgresStore {
         let parsed = try PostgresConnectionURL(url, environment: environment)
         // A store that opens shows its warnings later; one that does not says them in its error.
         let warning = parsed.warnings.isEmpty ? "" : " (\(parsed.warnings.joined(separator: "; ")))"
         return try withDeadline(openingDeadline, doing: "opening \(parsed)") { () async throws(ShopError) -> PostgresStore in
             do throws(ShopError) {
-                return try await PostgresStore.open(parsed, migrate: migrate, interrupted: { Interrupt.isRequested })
+                return try await PostgresStore.open(parsed, migrate: migrate, readOnly: readOnly, interrupted: { Interrupt.isRequested })
             } catch {
                 throw warning.isEmpty ? error : .storage(error.message + warning)
             }
@@ -137,18 +138,37 @@ enum StoreFactory {
         return summary.map { describe($0, at: path) } ?? "created an empty store at \(path) (with the ISO 4217 currency list)"
     }
 
-    /// `shopsh init --store postgres://…`: the schema, then the demo shop (or only the ISO 4217
-    /// list) unless the database holds a shop already.
+    /// `shopsh init --store postgres://…`: the schema and the roles (PostgresRoles), then the demo
+    /// shop (or only the ISO 4217 list) unless the database holds a shop already.
     private static func createOnServer(_ url: String, empty: Bool, environment: [String: String]) throws(ShopError) -> String? {
         let store = try openServer(url, environment: environment, migrate: true)
         defer { store.close() }
+        // The shop is made even when this login may not make roles: it says so, and a DBA runs `roles setup`.
+        let roles: String
+        do throws(ShopError) { roles = try setUpRoles(on: store) } catch { roles = "roles not set up: " + error.message }
         let demo = try DemoShopData.load()
         if empty {
             guard try seed(store, { seeder in try demo.writeCurrencies(into: seeder) }) != nil else { return nil }
-            return "created an empty shop in \(store.location) (with the ISO 4217 currency list)"
+            return "created an empty shop in \(store.location) (with the ISO 4217 currency list); \(roles)"
         }
         guard let summary = try seed(store, { seeder in try demo.write(into: seeder) }) else { return nil }
-        return describe(summary, at: store.location)
+        return describe(summary, at: store.location) + "; " + roles
+    }
+
+    /// `shopsh roles setup`: the PostgreSQL roles and grants on the store `value` names.
+    static func setUpRoles(_ value: String?, environment: [String: String]) throws(ShopError) -> String {
+        guard let value, case .postgres(let url) = target(value) else {
+            throw .usage("roles are PostgreSQL's: name a postgres://… store with --store or SHOPSH_STORE (on SQLite the file's permissions are the only boundary)")
+        }
+        let store = try openServer(url, environment: environment, migrate: true)
+        defer { store.close() }
+        return try setUpRoles(on: store)
+    }
+
+    private static func setUpRoles(on store: PostgresStore) throws(ShopError) -> String {
+        try withDeadline(openingDeadline, doing: "setting up roles on \(store.location)") { () async throws(ShopError) -> String in
+            try await PostgresRoles.setUp(store)
+        }
     }
 
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file or an empty PostgreSQL database.

@@ -35,7 +35,7 @@ struct PostgresServerTests {
         let url = try PostgresTestServer.connectionURL()
         let store = try await PostgresStore.open(url, searchPath: schema)
         defer { store.close() }
-        #expect(try await tables(in: schema) == Set(PostgresSchema.tableNames + ["schema_migrations"]))
+        #expect(try await tables(in: schema) == Set(PostgresSchema.tableNames + PostgresSchema.viewNames + ["schema_migrations"]))
         let again = try await PostgresSchema.migrate(store.database)
         #expect(again.isEmpty)
         #expect(store.displayName == url.database)

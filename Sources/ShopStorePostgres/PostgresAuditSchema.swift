@@ -1,0 +1,95 @@
+// PostgresAuditSchema: migration 3 — the append-only audit log (the server fills in who, when and
+// in which role, so operators cannot forge them), the masking views a viewer reads instead of
+// `users` and `audit_log` (PersonalDataMask's rule, in SQL), and the two functions the roles need.
+
+/// The DDL of migration 3 (constant SQL) and the masking rule as SQL expressions.
+enum PostgresAuditSchema {
+    // MARK: - The masking rule in SQL (tests compare it with PersonalDataMask)
+
+    /// `emily.johnson@x.dummyjson.com` → `e***@x.dummyjson.com`; no `@`, or one first → `***`.
+    /// `column` is constant SQL (a column or expression of this file), never a value.
+    static func maskedEmail(_ column: String) -> String {
+        """
+        CASE WHEN \(column) IS NULL THEN NULL
+             WHEN position('@' in \(column)) > 1 THEN left(\(column), 1) || '***' || substr(\(column), position('@' in \(column)))
+             ELSE '***' END
+        """
+    }
+
+    /// Every ASCII digit but those of the last four characters becomes `*`.
+    static func maskedPhone(_ column: String) -> String {
+        "(regexp_replace(left(\(column), -4), '[0-9]', '*', 'g') || right(\(column), 4))"
+    }
+
+    /// An audit row's fields (a JSON object) with the text values of `email` and `phone` masked.
+    static func maskedFields(_ column: String) -> String {
+        """
+        CASE WHEN \(column) IS NULL THEN NULL ELSE \(column)
+            || CASE WHEN jsonb_typeof(\(column) -> 'email') = 'string'
+                    THEN jsonb_build_object('email', \(maskedEmail("(\(column) ->> 'email')"))) ELSE '{}'::jsonb END
+            || CASE WHEN jsonb_typeof(\(column) -> 'phone') = 'string'
+                    THEN jsonb_build_object('phone', \(maskedPhone("(\(column) ->> 'phone')"))) ELSE '{}'::jsonb END
+        END
+        """
+    }
+
+    // MARK: - Migration 3
+
+    static let statements: [String] = [
+        // The shopsh role of the session's login, for the audit rows' `role`. SECURITY DEFINER so
+        // that `current_user` inside is the function's owner, the store's owner, whose members
+        // are admins; it reads only the catalog (its search_path is pg_catalog alone).
+        """
+        CREATE FUNCTION shopsh_session_role() RETURNS text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
+        SELECT \(PostgresIdentity.roleExpression(owner: "current_user"))
+        $$
+        """,
+        // Operators insert only command, entity, entity_id, action, before and after (PostgresRoles):
+        // the id, time, operator and role come from the server.
+        """
+        CREATE TABLE audit_log (
+            id        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at        TIMESTAMPTZ NOT NULL DEFAULT now(),
+            operator  TEXT NOT NULL DEFAULT session_user,
+            role      TEXT NOT NULL DEFAULT shopsh_session_role(),
+            command   TEXT NOT NULL DEFAULT '',
+            entity    TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            action    TEXT NOT NULL,
+            before    JSONB,
+            after     JSONB
+        )
+        """,
+        "CREATE INDEX audit_log_by_entity ON audit_log (entity, entity_id)",
+        "CREATE INDEX audit_log_by_operator ON audit_log (operator)",
+        "CREATE INDEX audit_log_by_time ON audit_log (at)",
+        // What a viewer reads: owned by the store's owner, so they read the tables with its rights.
+        """
+        CREATE VIEW users_masked AS
+        SELECT id, username, \(maskedEmail("email")) AS email, first_name, last_name, \(maskedPhone("phone")) AS phone,
+               role, status, created_at
+        FROM users
+        """,
+        """
+        CREATE VIEW audit_log_masked AS
+        SELECT id, at, operator, role, command, entity, entity_id, action,
+               \(maskedFields("before")) AS before, \(maskedFields("after")) AS after
+        FROM audit_log
+        """,
+        // A new basket line is counted with the customer's row locked (PostgresBasketService.checkRoom);
+        // a row lock needs UPDATE on the table, which support has not on users: this function takes
+        // the lock with the owner's rights. Its search_path is fixed to this schema.
+        """
+        DO $do$ BEGIN
+            EXECUTE format($f$
+                CREATE FUNCTION shopsh_lock_basket(customer BIGINT) RETURNS void
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
+                BEGIN PERFORM 1 FROM users WHERE id = customer FOR NO KEY UPDATE; END
+                $body$
+                $f$, current_schema());
+        END $do$
+        """,
+        "REVOKE EXECUTE ON FUNCTION shopsh_lock_basket(BIGINT) FROM PUBLIC",
+    ]
+}

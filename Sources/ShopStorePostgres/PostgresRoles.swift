@@ -1,0 +1,113 @@
+// PostgresRoles: the server roles of issue 13 — NOLOGIN group roles shopsh_viewer, shopsh_support
+// and shopsh_admin (each a member of the one before, so grants inherit) and the grants that make
+// the server itself refuse what a role may not do, also to someone who connects with psql:
+//
+//   role     reads                                         changes
+//   viewer   every table but users and audit_log, and      nothing (its sessions are read-only);
+//            users_masked / audit_log_masked instead       INSERT into audit_log's own columns
+//   support  + users (all but password_hash), audit_log    + basket_lines, favorites (all);
+//                                                          orders, order_lines (INSERT);
+//                                                          products (stock, updated_at);
+//                                                          orders (status, updated_at)
+//   admin    + users' password hashes                      + every shop table (not audit_log)
+//
+// Nobody but the store's owner may UPDATE, DELETE or TRUNCATE audit_log. A DBA grants one role
+// to each login: `GRANT shopsh_support TO alice;`.
+
+import Logging
+import PostgresNIO
+import ShopCore
+
+/// Creates the group roles and (re)applies their grants on a store's schema.
+public enum PostgresRoles {
+    /// The shop's tables (without audit_log and the masking views), as the grants name them.
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates"
+
+    /// The three group roles, weakest first, for statements (constant SQL).
+    static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
+
+    /// The statements of one set-up, in one transaction; idempotent. Constant SQL: the one
+    /// identifier that varies, the schema, is quoted by the server (`format('%I')`).
+    static var statements: [String] {
+        let viewer = OperatorRole.viewer.serverRoleName, support = OperatorRole.support.serverRoleName
+        let admin = OperatorRole.admin.serverRoleName
+        let create = OperatorRole.allCases.map { role in
+            "IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '\(role.serverRoleName)') THEN CREATE ROLE \(role.serverRoleName) NOLOGIN INHERIT; END IF;"
+        }.joined(separator: "\n")
+        return [
+            """
+            DO $$ BEGIN
+            \(create)
+            IF NOT pg_catalog.pg_has_role('\(support)', '\(viewer)', 'MEMBER') THEN GRANT \(viewer) TO \(support); END IF;
+            IF NOT pg_catalog.pg_has_role('\(admin)', '\(support)', 'MEMBER') THEN GRANT \(support) TO \(admin); END IF;
+            EXECUTE format('GRANT USAGE ON SCHEMA %I TO \(viewer)', current_schema());
+            END $$
+            """,
+            // Start from nothing, so that running it again re-applies exactly these grants.
+            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
+            "REVOKE ALL ON FUNCTION shopsh_lock_basket(BIGINT) FROM \(groupRoles)",
+            // viewer: reads all but users and audit_log, which it reads masked; writes only audit rows.
+            """
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
+                            schema_migrations, users_masked, audit_log_masked TO \(viewer)
+            """,
+            "GRANT INSERT (command, entity, entity_id, action, before, after) ON audit_log TO \(viewer)",
+            // support: the customers' data (never a password hash), baskets, favourites, checkout, order status.
+            "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",
+            "GRANT SELECT ON audit_log TO \(support)",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON basket_lines, favorites TO \(support)",
+            "GRANT INSERT ON orders, order_lines TO \(support)",
+            "GRANT UPDATE (stock, updated_at) ON products TO \(support)",
+            "GRANT UPDATE (status, updated_at) ON orders TO \(support)",
+            "GRANT EXECUTE ON FUNCTION shopsh_lock_basket(BIGINT) TO \(support)",
+            // admin: every shop table; the audit log stays INSERT-only (inherited).
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON \(shopTables) TO \(admin)",
+        ]
+    }
+
+    /// SQLSTATEs of a set-up that raced another one (a role or membership made meanwhile, a
+    /// catalog row updated concurrently, a serialization failure): the set-up runs again.
+    static let retryableStates: Set<String> = ["42710", "23505", "XX000", "40001", "40P01"]
+
+    /// Creates the roles when missing and (re)applies the grants on `store`'s schema, in one
+    /// transaction; returns what to tell the operator. Needs a superuser, or the owner of the
+    /// shop's tables with CREATEROLE: anyone else gets one line saying so, and nothing changes.
+    public static func setUp(_ store: PostgresStore) async throws(ShopError) -> String {
+        let database = store.database
+        let logger = database.logger
+        let (name, allowed) = try await database.read("checking who may set up roles") { connection -> (String, Bool) in
+            for try await row in try await connection.query("""
+                SELECT current_user::text,
+                       r.rolsuper OR (r.rolcreaterole AND COALESCE(pg_catalog.pg_has_role(current_user, \(unescaped: PostgresIdentity.tablesOwner), 'USAGE'), false))
+                FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
+                """, logger: logger).decode((String, Bool).self) {
+                return row
+            }
+            return ("this login", false)
+        }
+        guard allowed else {
+            throw .conflict("setting up roles needs a superuser, or the owner of the shop's tables with CREATEROLE; \(name) is neither: a DBA runs shopsh roles setup --store URL as one of them; nothing was changed")
+        }
+        var attempt = 1
+        while true {
+            do {
+                try await database.connections.withConnection { leased in
+                    try await PostgresDatabase.inTransaction(leased.connection, logger: logger) { connection in
+                        for statement in statements {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
+                    }
+                }
+                break
+            } catch {
+                if attempt < 5, let state = PostgresErrors.sqlState(error), retryableStates.contains(state) {
+                    try? await Task.sleep(for: .milliseconds(10 << (attempt - 1)))
+                    attempt += 1
+                    continue
+                }
+                throw PostgresErrors.shopError(error, doing: "setting up roles", session: database.session, needs: .admin, writing: true)
+            }
+        }
+        return "roles: \(OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")) ready; grant one to each login: GRANT \(OperatorRole.support.serverRoleName) TO alice;"
+    }
+}

@@ -1,0 +1,227 @@
+// PostgresRolesTests: the server enforces the shopsh roles (issue 13) — a viewer reads masked
+// personal data and writes nothing, also through psql; support changes baskets (audited as
+// itself) but not products; nobody but the owner alters the audit log; read-only sessions
+// (--read-only, the server's default) refuse writes in one line; the masking views compute
+// exactly PersonalDataMask.
+
+import Foundation
+import PostgresNIO
+import ShopCore
+import Testing
+@testable import ShopStorePostgres
+
+@Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+struct PostgresRolesTests {
+    /// The basket of user 1 as psql sees it: `product|quantity` lines.
+    func basketLines(_ shop: PostgresRoleShop) throws -> String {
+        try shop.query("SELECT product_id || '|' || quantity FROM basket_lines WHERE user_id = 1 ORDER BY product_id")
+    }
+
+    @Test func theMaskingViewsComputePersonalDataMask() async throws {
+        try await PostgresRoleShop.with { shop in
+            var users: [User] = []
+            try await shop.owner.services.users.listUsers(UserFilter(), page: Page()) { users.append($0) }
+            #expect(users.count == 208)
+            let expected = users.map { "\($0.id)|\(PersonalDataMask.email($0.email))|\($0.phone.map(PersonalDataMask.phone) ?? "")" }
+            let viewer = try shop.psql(as: "viewer", "SELECT id || '|' || email || '|' || coalesce(phone, '') FROM users_masked ORDER BY id")
+            #expect(viewer.status == 0, "\(viewer.errors)")
+            #expect(viewer.output.split(separator: "\n").map(String.init) == expected)
+
+            // Edge cases of the rule: no @, @ first, a first character beyond ASCII, short phones.
+            let emails = ["plain", "@x.org", "émile@x.org", "a@b", "ab@@c", ""]
+            let phones = ["", "12", "1234", "12345", "+1 (555) 010-9999", "٣٣٣٣٣٣", "x9y8z7w6v5"]
+            let maskedEmails = try await shop.owner.textColumn("""
+                SELECT \(unescaped: PostgresAuditSchema.maskedEmail("e")) FROM unnest(\(emails)::text[]) WITH ORDINALITY AS t(e, n) ORDER BY n
+                """)
+            #expect(maskedEmails == emails.map(PersonalDataMask.email))
+            let maskedPhones = try await shop.owner.textColumn("""
+                SELECT \(unescaped: PostgresAuditSchema.maskedPhone("p")) FROM unnest(\(phones)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
+                """)
+            #expect(maskedPhones == phones.map(PersonalDataMask.phone))
+        }
+    }
+
+    @Test func aViewerReadsMaskedDataAndTheServerRefusesItsWrites() async throws {
+        try await PostgresRoleShop.with { shop in
+            // psql as the viewer: no raw email, no write.
+            let rawEmail = try shop.psql(as: "viewer", "SELECT email FROM users LIMIT 1")
+            #expect(rawEmail.status != 0 && rawEmail.errors.contains("permission denied"), "\(rawEmail)")
+            let update = try shop.psql(as: "viewer", "UPDATE basket_lines SET quantity = 1")
+            #expect(update.status != 0 && update.errors.contains("permission denied"), "\(update)")
+            let masked = try shop.psql(as: "viewer", "SELECT email FROM users_masked WHERE username = 'emilys'")
+            #expect(masked.output == PersonalDataMask.email("emily.johnson@x.dummyjson.com"))
+
+            // A change the viewer will read masked in the audit log.
+            _ = try await shop.owner.services.users.updateUser("emilys", UserChanges(phone: "+81 965-431-0000"))
+
+            let viewer = try await shop.open(as: "viewer")
+            defer { viewer.close() }
+            #expect(viewer.identity == OperatorIdentity(name: try require(shop.logins["viewer"]), role: .viewer,
+                                                         readOnlyReason: "the viewer role"))
+            #expect(viewer.warnings.isEmpty)
+            let emily = try await viewer.services.users.user("emilys")
+            #expect(emily.email == "e***@x.dummyjson.com" && emily.phone == "+** ***-***-0000")
+            #expect(try await viewer.services.baskets.basket("1").user.email == "e***@x.dummyjson.com")
+            // An email cannot be looked up through masked data.
+            await #expect(throws: ShopError.self) { try await viewer.services.users.user("emily.johnson@x.dummyjson.com") }
+            let completed = try await viewer.services.completions?.users(prefix: "emi", limit: 10) ?? []
+            #expect(!completed.isEmpty && completed.allSatisfy { $0.email.contains("***") })
+
+            let before = try basketLines(shop)
+            do {
+                _ = try await viewer.services.baskets.addToBasket("emilys", product: "1", quantity: 1)
+                Issue.record("a viewer's write went through")
+            } catch let error as ShopError {
+                #expect(error.message.contains("shopsh_support") && error.message.contains("nothing was changed"), "\(error)")
+                #expect(!error.message.contains("\n") && !error.message.contains("INSERT"))
+            }
+            #expect(try basketLines(shop) == before)
+
+            var entries: [AuditEntry] = []
+            try await viewer.services.audit.listAudit(AuditFilter(entity: .user), page: Page()) { entries.append($0) }
+            #expect(entries.count == 1)
+            #expect(entries.first?.before?["phone"] == .text("+** ***-***-3024"))
+            #expect(entries.first?.after?["phone"] == .text("+** ***-***-0000"))
+        }
+    }
+
+    @Test func supportChangesBasketsAsItselfButNotProducts() async throws {
+        try await PostgresRoleShop.with { shop in
+            let support = try await shop.open(as: "support")
+            defer { support.close() }
+            let login = try require(shop.logins["support"])
+            #expect(support.identity == OperatorIdentity(name: login, role: .support))
+            let context = AuditContext(command: "basket set emilys 113 2", operatorIdentity: support.identity)
+            let line = try await AuditContext.$current.withValue(context) {
+                try await support.services.baskets.setBasketQuantity("emilys", product: "113", quantity: 2)
+            }
+            #expect(line?.quantity == 2)
+            var entries: [AuditEntry] = []
+            try await shop.owner.services.audit.listAudit(AuditFilter(entity: .basket), page: Page()) { entries.append($0) }
+            let entry = try #require(entries.first)
+            #expect(entries.count == 1)
+            #expect(entry.operatorName == login && entry.role == "support" && entry.command == "basket set emilys 113 2")
+            #expect(entry.entityID == "1" && entry.action == "set")
+            #expect(entry.summary == "product: 113, quantity: 3 → 2")
+
+            // A new line takes the customer's lock through the owner's function; checkout, cancel, favourites.
+            _ = try await support.services.baskets.addToBasket("emilys", product: "1", quantity: 1)
+            let order = try await support.services.baskets.checkout("emilys")
+            _ = try await support.services.orders.setOrderStatus(order.id, .cancelled)
+            #expect(try await support.services.favorites.toggleFavorite("emilys", product: "1"))
+
+            let title = try shop.query("SELECT title FROM products WHERE id = 1")
+            do {
+                _ = try await support.services.products.updateProduct("1", ProductChanges(title: "Renamed"))
+                Issue.record("support updated a product")
+            } catch let error as ShopError {
+                #expect(error.message.contains("shopsh_admin") && error.message.contains(login) && !error.message.contains("\n"), "\(error)")
+            }
+            #expect(try shop.query("SELECT title FROM products WHERE id = 1") == title)
+            let psqlUpdate = try shop.psql(as: "support", "UPDATE products SET title = 'x' WHERE id = 1")
+            #expect(psqlUpdate.status != 0 && psqlUpdate.errors.contains("permission denied"))
+            // Checking a password reads the hash: only admins may.
+            await #expect(throws: ShopError.self) { _ = try await support.services.users.checkPassword("emilys", "emilyspass") }
+            let hash = try shop.psql(as: "support", "SELECT password_hash FROM users LIMIT 1")
+            #expect(hash.status != 0 && hash.errors.contains("permission denied"))
+            #expect(try shop.psql(as: "support", "SELECT count(*) FROM users").output == "208")
+        }
+    }
+
+    @Test func nobodyButTheOwnerAltersTheAuditLog() async throws {
+        try await PostgresRoleShop.with { shop in
+            let admin = try await shop.open(as: "admin")
+            defer { admin.close() }
+            _ = try await admin.services.products.adjustStock("1", .add(1))
+            #expect(try shop.query("SELECT operator || '|' || role FROM audit_log") == "\(try require(shop.logins["admin"]))|admin")
+            for role in ["admin", "support", "viewer"] {
+                for sql in ["DELETE FROM audit_log", "UPDATE audit_log SET command = 'x'", "TRUNCATE audit_log",
+                            "INSERT INTO audit_log (operator, entity, entity_id, action) VALUES ('someone', 'x', '1', 'y')",
+                            "INSERT INTO audit_log (role, entity, entity_id, action) VALUES ('admin', 'x', '1', 'y')"] {
+                    let result = try shop.psql(as: role, sql)
+                    #expect(result.status != 0 && result.errors.contains("permission denied"), "\(role): \(sql): \(result)")
+                }
+            }
+            // What an operator may insert, the server signs with its own name and role.
+            let inserted = try shop.psql(as: "support", "INSERT INTO audit_log (entity, entity_id, action) VALUES ('note', '1', 'x')")
+            #expect(inserted.status == 0, "\(inserted.errors)")
+            #expect(try shop.query("SELECT operator || '|' || role FROM audit_log WHERE entity = 'note'")
+                    == "\(try require(shop.logins["support"]))|support")
+            #expect(try shop.query("SELECT count(*) FROM audit_log") == "2")
+        }
+    }
+
+    @Test func readOnlySessionsRefuseWritesInOneLineAndRead() async throws {
+        try await PostgresRoleShop.with { shop in
+            let before = try basketLines(shop)
+            // --read-only as the owner.
+            let owner = try await PostgresStore.open(try PostgresTestServer.connectionURL(), searchPath: shop.schema, readOnly: true)
+            defer { owner.close() }
+            #expect(owner.identity.role == .admin && owner.identity.readOnlyReason == "--read-only")
+            #expect(try await owner.services.products.product("1").id == 1)
+            do {
+                _ = try await owner.services.baskets.addToBasket("emilys", product: "1", quantity: 1)
+                Issue.record("a read-only session wrote")
+            } catch let error as ShopError {
+                #expect(error.message.contains("read-only (--read-only)") && !error.message.contains("\n"), "\(error)")
+            }
+            // The server's default_transaction_read_only (as on a replica set up so): an admin login.
+            let admin = try require(shop.logins["admin"])
+            try await shop.owner.execute(PostgresQuery(unsafeSQL: "ALTER ROLE \(admin) SET default_transaction_read_only = on"))
+            let defaulted = try await shop.open(as: "admin")
+            defer { defaulted.close() }
+            #expect(defaulted.identity.readOnlyReason == "the server's default_transaction_read_only")
+            #expect(try await defaulted.services.baskets.basket("emilys").lines.count == 4)
+            do {
+                _ = try await defaulted.services.products.adjustStock("1", .add(1))
+                Issue.record("a read-only session wrote")
+            } catch let error as ShopError {
+                #expect(error.message.contains("read-only") && error.message.contains("nothing was changed"), "\(error)")
+            }
+            #expect(try basketLines(shop) == before)
+            #expect(try shop.query("SELECT count(*) FROM audit_log") == "0")
+
+            // A login with no shopsh role is a viewer, with a warning naming the roles.
+            let none = try await shop.open(as: "none")
+            defer { none.close() }
+            #expect(none.identity.role == .viewer && none.identity.isReadOnly)
+            #expect(none.warnings.count == 1 && none.warnings[0].contains("shopsh_viewer, shopsh_support, shopsh_admin"))
+        }
+    }
+
+    @Test func aReadOnlySessionNeverMigrates() async throws {
+        let schema = try await PostgresTestServer.makeSchema()
+        do {
+            _ = try await PostgresStore.open(try PostgresTestServer.connectionURL(), searchPath: schema, readOnly: true)
+            Issue.record("a read-only session opened a database without a shop")
+        } catch {
+            #expect("\(error)".contains("read-only (--read-only)") && "\(error)".contains("holds no shop"), "\(error)")
+        }
+        let tables = try await PostgresTestServer.withAdminClient { client, logger in
+            var count = 0
+            for try await value in try await client.query(
+                "SELECT count(*)::int FROM information_schema.tables WHERE table_schema = \(schema)", logger: logger
+            ).decode(Int.self) { count = value }
+            return count
+        }
+        #expect(tables == 0)
+    }
+
+    @Test func settingUpTwiceAndAtOnceIsTheSame() async throws {
+        try await PostgresRoleShop.with { shop in
+            let grants = "SELECT grantee || ' ' || table_name || ' ' || privilege_type FROM information_schema.role_table_grants WHERE table_schema = '\(shop.schema)' AND grantee LIKE 'shopsh\\_%' ORDER BY 1"
+            let first = try shop.query(grants)
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<3 { group.addTask { try await PostgresRoles.setUp(shop.owner) } }
+                for try await said in group { #expect(said.hasPrefix("roles: shopsh_viewer, shopsh_support, shopsh_admin ready")) }
+            }
+            #expect(try shop.query(grants) == first)
+            #expect(first.contains("shopsh_admin products DELETE") && !first.contains("audit_log DELETE")
+                    && !first.contains("shopsh_viewer users "))
+            // A login that may not create roles is told who may, in one line.
+            let support = try await shop.open(as: "support")
+            defer { support.close() }
+            await #expect(throws: ShopError.self) { _ = try await PostgresRoles.setUp(support) }
+        }
+    }
+}
