@@ -262,8 +262,7 @@ struct PostgresBasketService: BasketService {
     /// row locked, so that two shells adding different products at once cannot pass the limit
     /// together; an increment of a line the basket holds needs no lock.
     static func checkRoom(_ connection: PostgresConnection, _ user: User, _ product: Product, logger: Logger) async throws {
-        let (lines, holds) = try await count(connection, user, product, logger: logger)
-        if holds { return }
+        if try await count(connection, user, product, logger: logger).holdsProduct { return }
         // Through a function of the owner's: a row lock needs UPDATE on users, which support lacks.
         _ = try await connection.query("SELECT shopsh_lock_basket(\(user.id))", logger: logger).collect()
         let (recounted, holdsNow) = try await count(connection, user, product, logger: logger)

@@ -80,7 +80,7 @@ enum PostgresIdentity {
             warnings.append("\(name) has none of the roles \(roles): shopsh treats it as a viewer (read-only); a DBA grants one, e.g. GRANT \(OperatorRole.support.serverRoleName) TO \(quotedIdentifier(name));")
         }
         let reason: String? = if requestedReadOnly { "--read-only" }
-            else if role == .viewer { "the viewer role" }
+            else if role == .viewer { OperatorIdentity.viewerReadOnlyReason }
             else if inRecovery { "a hot standby (read-only replica)" }
             else if readOnlyDefault { "the server's default_transaction_read_only" }
             else { nil }

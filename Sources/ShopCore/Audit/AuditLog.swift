@@ -8,7 +8,7 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
     public var time: String
     /// The database role (PostgreSQL) or OS login (SQLite) that made the change.
     public var operatorName: String
-    /// The operator's role then (`viewer`, `support`, `admin`, or `owner` for the store's owner).
+    /// The operator's role then (`viewer`, `support` or `admin`; the store's owner is an admin; `none` for a PostgreSQL login with no shopsh role).
     public var role: String
     /// The command as typed, secrets replaced by `***`; empty when the change came from elsewhere.
     public var command: String
