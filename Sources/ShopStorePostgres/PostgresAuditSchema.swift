@@ -91,5 +91,54 @@ enum PostgresAuditSchema {
         END $do$
         """,
         "REVOKE EXECUTE ON FUNCTION shopsh_lock_basket(BIGINT) FROM PUBLIC",
+        // Stock moves only with an order, also for someone with psql: support may not UPDATE
+        // products. Checkout inserts its order (stock_taken false) and its lines, then takes their
+        // stock through shopsh_take_order_stock, once per order; cancelling through
+        // shopsh_cancel_order puts back only stock that was taken. Orders before this migration,
+        // and orders seeded, have had their stock taken.
+        "ALTER TABLE orders ADD COLUMN stock_taken BOOLEAN NOT NULL DEFAULT true",
+        """
+        DO $do$ BEGIN
+            EXECUTE format($f$
+                CREATE FUNCTION shopsh_take_order_stock(target BIGINT, stamp TIMESTAMPTZ) RETURNS BIGINT
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
+                DECLARE line RECORD;
+                BEGIN
+                    UPDATE orders SET stock_taken = true WHERE id = target AND NOT stock_taken AND status = 'placed';
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION 'order %% has no stock left to take', target USING ERRCODE = '55000';
+                    END IF;
+                    -- In product id order, as every checkout: two never wait on each other in a circle.
+                    FOR line IN SELECT product_id, quantity FROM order_lines
+                                WHERE order_id = target AND product_id IS NOT NULL ORDER BY product_id LOOP
+                        UPDATE products SET stock = stock - line.quantity, updated_at = stamp
+                        WHERE id = line.product_id AND stock >= line.quantity;
+                        IF NOT FOUND THEN RETURN line.product_id; END IF;
+                    END LOOP;
+                    RETURN NULL;
+                END
+                $body$
+                $f$, current_schema());
+            EXECUTE format($f$
+                CREATE FUNCTION shopsh_cancel_order(target BIGINT, stamp TIMESTAMPTZ) RETURNS BOOLEAN
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
+                DECLARE taken BOOLEAN; line RECORD;
+                BEGIN
+                    SELECT stock_taken INTO taken FROM orders WHERE id = target AND status IN ('placed', 'paid') FOR UPDATE;
+                    IF NOT FOUND THEN RETURN false; END IF;
+                    UPDATE orders SET status = 'cancelled', updated_at = stamp, stock_taken = false WHERE id = target;
+                    IF taken THEN
+                        FOR line IN SELECT product_id, quantity FROM order_lines
+                                    WHERE order_id = target AND product_id IS NOT NULL ORDER BY product_id LOOP
+                            UPDATE products SET stock = stock + line.quantity, updated_at = stamp WHERE id = line.product_id;
+                        END LOOP;
+                    END IF;
+                    RETURN true;
+                END
+                $body$
+                $f$, current_schema());
+        END $do$
+        """,
+        "REVOKE EXECUTE ON FUNCTION shopsh_take_order_stock(BIGINT, TIMESTAMPTZ), shopsh_cancel_order(BIGINT, TIMESTAMPTZ) FROM PUBLIC",
     ]
 }

@@ -153,7 +153,7 @@ struct PostgresBasketService: BasketService {
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = \(customer.id)
             ORDER BY p.id
-            FOR UPDATE OF b FOR NO KEY UPDATE OF p
+            FOR UPDATE OF b
             """, logger: logger).decode(CheckoutRow.self) {
             let line = BasketLine(userID: customer.id, productID: row.0, sku: row.1, title: row.2,
                                   unitPrice: Money(minorUnits: row.3, currency: .usd), discount: Percentage(hundredths: row.4),
@@ -164,17 +164,6 @@ struct PostgresBasketService: BasketService {
         // The order lists its lines as the basket does: oldest first.
         let lines = locked.sorted { ($0.addedAt, $0.line.productID) < ($1.addedAt, $1.line.productID) }.map(\.line)
         try BasketRules.checkStock(customer, lines)
-        for line in lines.sorted(by: { $0.productID < $1.productID }) {
-            var updated = false
-            for try await _ in try await connection.query("""
-                UPDATE products SET stock = stock - \(line.quantity), updated_at = \(stamp)::timestamptz
-                WHERE id = \(line.productID) AND stock >= \(line.quantity)
-                RETURNING id
-                """, logger: logger) {
-                updated = true
-            }
-            guard updated else { throw BasketRules.stockTaken(line) }
-        }
         let basket = Basket(user: customer, lines: lines)
         let orderID = try await insertOrder(connection, customer, total: try basket.total, discountedTotal: try basket.discountedTotal,
                                             stamp: stamp, logger: logger)
@@ -185,6 +174,13 @@ struct PostgresBasketService: BasketService {
                 VALUES (\(orderID), \(index + 1), \(line.productID), \(line.sku), \(line.title), \(line.unitPrice.minorUnits),
                         \(line.discount.hundredths), \(line.quantity))
                 """, logger: logger)
+        }
+        // The stock, with the order that takes it (the server lets nobody but an admin move stock
+        // otherwise); a line another checkout emptied meanwhile undoes everything.
+        for try await short in try await connection.query("""
+            SELECT shopsh_take_order_stock(\(orderID), \(stamp)::timestamptz)
+            """, logger: logger).decode(Int64?.self) {
+            if let short, let line = lines.first(where: { $0.productID == short }) { throw BasketRules.stockTaken(line) }
         }
         try await connection.query("""
             DELETE FROM basket_lines WHERE user_id = \(customer.id) AND product_id = ANY(\(lines.map(\.productID)))
@@ -201,9 +197,9 @@ struct PostgresBasketService: BasketService {
         for _ in 0..<maxOrderIDAttempts {
             for try await id in try await connection.query("""
                 INSERT INTO orders (id, user_id, customer, status, currency, total_minor, discounted_total_minor,
-                                    created_at, updated_at)
+                                    created_at, updated_at, stock_taken)
                 SELECT COALESCE(max(id), 0) + 1, \(customer.id), \(customer.username), 'placed', \(total.currency.code),
-                       \(total.minorUnits), \(discountedTotal.minorUnits), \(stamp)::timestamptz, \(stamp)::timestamptz
+                       \(total.minorUnits), \(discountedTotal.minorUnits), \(stamp)::timestamptz, \(stamp)::timestamptz, false
                 FROM orders
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id

@@ -69,18 +69,20 @@ struct PostgresOrderService: OrderService {
             let order = try await Self.find(connection, id, lock: true, logger: logger)
             try order.status.checkMove(to: status, order: id)
             if status == .cancelled {
-                // Put the goods back on the shelf, in product id order; lines whose product was
-                // deleted have nowhere to go.
-                let restock = order.lines.compactMap { line in line.productID.map { ($0, line.quantity) } }
-                for (productID, quantity) in restock.sorted(by: { $0.0 < $1.0 }) {
-                    try await connection.query("""
-                        UPDATE products SET stock = stock + \(quantity), updated_at = \(stamp)::timestamptz WHERE id = \(productID)
-                        """, logger: logger)
+                // Cancelled and the goods put back on the shelf (those whose product still exists),
+                // through the one function that may restock: support may not change stock directly.
+                var cancelled = false
+                for try await done in try await connection.query("""
+                    SELECT shopsh_cancel_order(\(id), \(stamp)::timestamptz)
+                    """, logger: logger).decode(Bool.self) {
+                    cancelled = done
                 }
+                guard cancelled else { throw ShopError.conflict("order \(id) changed meanwhile; look at it again") }
+            } else {
+                try await connection.query("""
+                    UPDATE orders SET status = \(status.rawValue), updated_at = \(stamp)::timestamptz WHERE id = \(id)
+                    """, logger: logger)
             }
-            try await connection.query("""
-                UPDATE orders SET status = \(status.rawValue), updated_at = \(stamp)::timestamptz WHERE id = \(id)
-                """, logger: logger)
             try await PostgresAuditLog.record(.orderStatus(id: id, before: order.status, after: status), on: connection, logger: logger)
             return try await Self.find(connection, id, logger: logger)
         }

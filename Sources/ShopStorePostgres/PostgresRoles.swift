@@ -7,8 +7,9 @@
 //            users_masked / audit_log_masked instead       INSERT into audit_log's own columns
 //   support  + users (all but password_hash), audit_log    + basket_lines, favorites (all);
 //                                                          orders, order_lines (INSERT);
-//                                                          products (stock, updated_at);
-//                                                          orders (status, updated_at)
+//                                                          orders (status, updated_at); the stock of
+//                                                          an order's products, only through
+//                                                          shopsh_take_order_stock/shopsh_cancel_order
 //   admin    + users' password hashes                      + every shop table (not audit_log)
 //
 // Nobody but the store's owner may UPDATE, DELETE or TRUNCATE audit_log. A DBA grants one role
@@ -22,6 +23,10 @@ import ShopCore
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
     static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates"
+
+    /// The functions through which support changes what it may not change directly: the basket's
+    /// row lock, and the stock of an order's products at checkout and cancel.
+    static let functions = "shopsh_lock_basket(BIGINT), shopsh_take_order_stock(BIGINT, TIMESTAMPTZ), shopsh_cancel_order(BIGINT, TIMESTAMPTZ)"
 
     /// The three group roles, weakest first, for statements (constant SQL).
     static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
@@ -45,7 +50,7 @@ public enum PostgresRoles {
             """,
             // Start from nothing, so that running it again re-applies exactly these grants.
             "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
-            "REVOKE ALL ON FUNCTION shopsh_lock_basket(BIGINT) FROM \(groupRoles)",
+            "REVOKE ALL ON FUNCTION \(functions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes only audit rows.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
@@ -57,9 +62,8 @@ public enum PostgresRoles {
             "GRANT SELECT ON audit_log TO \(support)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON basket_lines, favorites TO \(support)",
             "GRANT INSERT ON orders, order_lines TO \(support)",
-            "GRANT UPDATE (stock, updated_at) ON products TO \(support)",
             "GRANT UPDATE (status, updated_at) ON orders TO \(support)",
-            "GRANT EXECUTE ON FUNCTION shopsh_lock_basket(BIGINT) TO \(support)",
+            "GRANT EXECUTE ON FUNCTION \(functions) TO \(support)",
             // admin: every shop table; the audit log stays INSERT-only (inherited).
             "GRANT SELECT, INSERT, UPDATE, DELETE ON \(shopTables) TO \(admin)",
         ]

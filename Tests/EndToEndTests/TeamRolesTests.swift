@@ -1,0 +1,126 @@
+// TeamRolesTests: operators on a PostgreSQL server as a team has them (issue 13), through the
+// built binary and psql with real login roles: a viewer reads masked data and can write nothing,
+// neither through shopsh nor through psql; a support operator's change is audited under their own
+// name; nobody alters the audit log; a hot standby serves every read and refuses writes in one line.
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct TeamRolesTests {
+    /// `url` with its user replaced by `user` (the test cluster trusts every login from 127.0.0.1).
+    static func url(_ url: String, as user: String) throws -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else {
+            throw SandboxError(description: "not a postgres URL with a user: \(url)")
+        }
+        return String(url[..<scheme.upperBound]) + user + String(url[at...])
+    }
+
+    /// A login role of this test's own in `group`, dropped by the caller.
+    static func login(_ admin: String, in group: String) throws -> String {
+        let name = "op_" + UUID().uuidString.prefix(8).lowercased()
+        try ShopshSandbox.psql(admin, "CREATE ROLE \(name) LOGIN IN ROLE \(group)")
+        return name
+    }
+
+    func object(_ result: ShopshSandbox.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
+    }
+
+    @Test func aViewerReadsMaskedDataAndCanWriteNothingThroughShopshOrPsql() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let viewer = try Self.login(admin, in: "shopsh_viewer")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(viewer)") }
+        let asViewer = try Self.url(admin, as: viewer)
+        let basket = try ShopshSandbox.psql(admin, "SELECT product_id || ':' || quantity FROM basket_lines WHERE user_id = 1 ORDER BY 1")
+
+        let refused = try sandbox.run(["--store", asViewer, "-c", "basket add emilys 1"])
+        #expect(refused.status == 1)
+        let lines = refused.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("needs the support role") && lines[0].contains(viewer), "\(refused.stderr)")
+        let me = try object(try sandbox.run(["--store", asViewer, "whoami", "-o", "json"]))
+        #expect(me["operator"] as? String == viewer && me["role"] as? String == "viewer" && me["read_only"] as? Bool == true, "\(me)")
+        let emily = try object(try sandbox.run(["--store", asViewer, "users", "show", "emilys", "-o", "json"]))
+        #expect(emily["email"] as? String == "e***@x.dummyjson.com", "\(emily)")
+        #expect(emily["phone"] as? String == "+** ***-***-3024", "\(emily)")
+
+        // psql as the viewer: no write, no raw email; the masking view is theirs to read.
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asViewer, "UPDATE basket_lines SET quantity = 1") }
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asViewer, "SELECT email FROM users") }
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asViewer, "SELECT phone FROM users") }
+        #expect(try ShopshSandbox.psql(asViewer, "SELECT email FROM users_masked WHERE username = 'emilys'") == "e***@x.dummyjson.com")
+        #expect(try ShopshSandbox.psql(admin, "SELECT product_id || ':' || quantity FROM basket_lines WHERE user_id = 1 ORDER BY 1") == basket)
+    }
+
+    @Test func aSupportChangeIsAuditedUnderTheirNameAndNobodyAltersTheLog() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let support = try Self.login(admin, in: "shopsh_support")
+        let other = try Self.login(admin, in: "shopsh_admin")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support); DROP ROLE IF EXISTS \(other)") }
+        let asSupport = try Self.url(admin, as: support)
+
+        let set = try sandbox.run(["--store", asSupport, "-c", "basket set emilys 113 2"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(
+            with: try sandbox.run(["--store", admin, "-c", "audit list --entity basket -o json"]).stdoutData) as? [[String: Any]])
+        let row = try #require(rows.first)
+        #expect(row["operator"] as? String == support && row["role"] as? String == "support", "\(row)")
+        #expect(row["command"] as? String == "basket set emilys 113 2")
+        #expect((row["before"] as? [String: Any])?["quantity"] as? Int == 3 && (row["after"] as? [String: Any])?["quantity"] as? Int == 2)
+
+        let stock = try sandbox.run(["--store", asSupport, "-c", "products stock 1 =5"])
+        #expect(stock.status == 1 && stock.stderr.split(separator: "\n").count == 1 && stock.stderr.contains("admin"), "\(stock.stderr)")
+        // Stock moves only with an order: not directly, not twice for one order, not back without one.
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asSupport, "UPDATE products SET stock = 5 WHERE id = 1") }
+        let checkout = try sandbox.run(["--store", asSupport, "-c", "basket clear michaelw", "-c", "basket add michaelw 1",
+                                        "-c", "basket checkout michaelw"])
+        #expect(checkout.status == 0, "support checks out through the stock function: \(checkout.stderr)")
+        let placed = try ShopshSandbox.psql(admin, "SELECT max(id) FROM orders WHERE status = 'placed'")
+        try #require(Int(placed) != nil, "an order was placed")
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asSupport, "SELECT shopsh_take_order_stock(\(placed), now())") }
+        let stockBefore = try ShopshSandbox.psql(admin, "SELECT sum(stock) FROM products")
+        #expect(try ShopshSandbox.psql(asSupport, "SELECT shopsh_cancel_order(\(placed), now())") == "t")
+        #expect(try ShopshSandbox.psql(asSupport, "SELECT shopsh_cancel_order(\(placed), now())") == "f")
+        #expect(try ShopshSandbox.psql(admin, "SELECT sum(stock) FROM products") != stockBefore, "the cancel restocked once")
+        let restocked = try ShopshSandbox.psql(admin, "SELECT sum(stock) FROM products")
+        try ShopshSandbox.psql(asSupport, "UPDATE orders SET status = 'placed' WHERE id = \(placed)")
+        #expect(try ShopshSandbox.psql(asSupport, "SELECT shopsh_cancel_order(\(placed), now())") == "t")
+        #expect(try ShopshSandbox.psql(admin, "SELECT sum(stock) FROM products") == restocked, "no stock back for stock never taken")
+        let logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
+        for login in [support, other] {
+            let url = try Self.url(admin, as: login)
+            for sql in ["DELETE FROM audit_log", "UPDATE audit_log SET command = 'nothing'", "TRUNCATE audit_log",
+                        "INSERT INTO audit_log (operator, entity, entity_id, action) VALUES ('someone', 'basket', '1', 'set')"] {
+                #expect(throws: (any Error).self, "\(login): \(sql)") { try ShopshSandbox.psql(url, sql) }
+            }
+        }
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
+    }
+
+    @Test func aHotStandbyServesReadsAndRefusesWritesInOneLine() throws {
+        let cluster = try OwnCluster()
+        defer { cluster.remove() }
+        let sandbox = try ShopshSandbox()
+        let created = try sandbox.run(["init", "--store", cluster.url])
+        #expect(created.status == 0, "\(created.stderr)")
+        var standby: String?
+        for line in try OwnCluster.runScript(["standby", cluster.directory]).split(separator: "\n") where line.hasPrefix("export SHOPSH_TEST_POSTGRES_STANDBY=") {
+            standby = String(line.dropFirst("export SHOPSH_TEST_POSTGRES_STANDBY=".count))
+        }
+        let replica = try #require(standby)
+        _ = try OwnCluster.runScript(["catch-up", cluster.directory])
+
+        let products = try sandbox.run(["--store", replica, "-c", "products list --all -o json"])
+        #expect(products.status == 0, "\(products.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: products.stdoutData) as? [Any])?.count == 194)
+        #expect(try sandbox.run(["--store", replica, "-c", "audit list -o json"]).status == 0)
+        let me = try object(try sandbox.run(["--store", replica, "whoami", "-o", "json"]))
+        #expect((me["read_only_reason"] as? String)?.contains("standby") == true, "\(me)")
+        let write = try sandbox.run(["--store", replica, "-c", "basket add emilys 1"])
+        #expect(write.status == 1 && write.stderr.split(separator: "\n").count == 1 && write.stderr.contains("read-only"), "\(write.stderr)")
+    }
+}
