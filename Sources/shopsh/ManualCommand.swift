@@ -46,6 +46,7 @@ struct ManualPage {
     private mutating func build() throws {
         let global = try ManualToolInfo.load(GlobalOptions.self)
         let initOptions = try ManualToolInfo.load(InitOptions.self)
+        let rolesOptions = try ManualToolInfo.load(RolesOptions.self)
         let plugins = try allPlugins.map { try ManualToolInfo.load($0.command) }
         let builtins = try BuiltinCommands.all.map { try ManualToolInfo.load($0) }
         let version = GlobalOptions.configuration.version.isEmpty ? "" : " " + GlobalOptions.configuration.version
@@ -67,6 +68,7 @@ struct ManualPage {
         lines.append("\\fBshopsh\\fR [\\fIoptions\\fR] \\fB\\-c\\fR \\fIcommand\\fR ... [\\fB\\-f\\fR \\fIfile\\fR ...]")
         lines.append("\\fBshopsh\\fR [\\fIoptions\\fR] < \\fIfile\\fR")
         lines.append(synopsis(initOptions, path: ["shopsh", "init"]))
+        lines.append(synopsis(rolesOptions, path: ["shopsh", "roles"]))
         lines += [".fi", ".ad"]
 
         lines.append(".SH DESCRIPTION")
@@ -86,6 +88,11 @@ struct ManualPage {
         lines.append(".br")
         lines += Roff.paragraphs(initOptions.abstract ?? "")
         lines += options(initOptions.visibleArguments, grouped: false)
+        lines.append(".SS \"shopsh roles setup\"")
+        lines.append(synopsisLine(rolesOptions, path: ["shopsh", "roles"]))
+        lines.append(".br")
+        lines += Roff.paragraphs(rolesOptions.abstract ?? "")
+        lines += options(rolesOptions.visibleArguments, grouped: false)
 
         lines.append(".SH COMMANDS")
         lines += ManualText.commandsIntro
