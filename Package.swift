@@ -127,7 +127,8 @@ let package = Package(
         .target(name: "StoreContract", dependencies: ["ShopCore"], path: "Tests/StoreContract"),
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract"]),
         // Runs against the server named by SHOPSH_TEST_POSTGRES (`make test` starts one: scripts/postgres-cluster).
-        .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract"]),
+        .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract",
+                                                                  "TestSupport"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",

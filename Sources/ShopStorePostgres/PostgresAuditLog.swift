@@ -5,12 +5,14 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// Writing the audit log; every write service calls `record` inside its `database.write`.
 enum PostgresAuditLog {
     /// Records `changes` for the command the shell is running (`AuditContext.current`; empty
     /// without one), in one round trip; nothing for none.
     static func record(_ changes: [AuditChange], on connection: PostgresConnection, logger: Logger) async throws {
+        let changes = changes.filter { !$0.changesNothing }
         guard !changes.isEmpty else { return }
         try await connection.query(insert(changes), logger: logger)
     }

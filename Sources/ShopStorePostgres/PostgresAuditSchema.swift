@@ -38,10 +38,11 @@ enum PostgresAuditSchema {
     static let statements: [String] = [
         // The shopsh role of the session's login, for the audit rows' `role`. SECURITY DEFINER so
         // that `current_user` inside is the function's owner, the store's owner, whose members
-        // are admins; it reads only the catalog (its search_path is pg_catalog alone).
+        // are admins; it reads only the catalog. Every SECURITY DEFINER function here names pg_temp last in
+        // its search_path: otherwise a session's temporary tables would come first and could stand in for ours.
         """
         CREATE FUNCTION shopsh_session_role() RETURNS text
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
         SELECT \(PostgresIdentity.roleExpression(owner: "current_user"))
         $$
         """,
@@ -50,7 +51,7 @@ enum PostgresAuditSchema {
         """
         CREATE TABLE audit_log (
             id        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            at        TIMESTAMPTZ NOT NULL DEFAULT now(),
+            at        TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
             operator  TEXT NOT NULL DEFAULT session_user,
             role      TEXT NOT NULL DEFAULT shopsh_session_role(),
             command   TEXT NOT NULL DEFAULT '',
@@ -73,7 +74,10 @@ enum PostgresAuditSchema {
         """,
         """
         CREATE VIEW audit_log_masked AS
-        SELECT id, at, operator, role, command, entity, entity_id, action,
+        SELECT id, at, operator, role,
+               CASE WHEN entity = 'user' THEN '***'
+                    ELSE regexp_replace(command, '([^[:space:]@])[^[:space:]@]*@', '\\1***@', 'g') END AS command,
+               entity, entity_id, action,
                \(maskedFields("before")) AS before, \(maskedFields("after")) AS after
         FROM audit_log
         """,
@@ -84,7 +88,7 @@ enum PostgresAuditSchema {
         DO $do$ BEGIN
             EXECUTE format($f$
                 CREATE FUNCTION shopsh_lock_basket(customer BIGINT) RETURNS void
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 BEGIN PERFORM 1 FROM users WHERE id = customer FOR NO KEY UPDATE; END
                 $body$
                 $f$, current_schema());
@@ -92,28 +96,38 @@ enum PostgresAuditSchema {
         """,
         "REVOKE EXECUTE ON FUNCTION shopsh_lock_basket(BIGINT) FROM PUBLIC",
         // Stock moves only with an order, also for someone with psql: support may not UPDATE
-        // products. Checkout inserts its order (stock_taken false) and its lines, then takes their
-        // stock through shopsh_take_order_stock, once per order; cancelling through
-        // shopsh_cancel_order puts back only stock that was taken. Orders before this migration,
-        // and orders seeded, have had their stock taken.
-        "ALTER TABLE orders ADD COLUMN stock_taken BOOLEAN NOT NULL DEFAULT true",
+        // products. order_stock is what each order took from the shelves (no role may touch it):
+        // checkout writes its order and lines, then takes their stock through
+        // shopsh_take_order_stock (once per order, recorded here); shopsh_cancel_order gives back
+        // exactly what was recorded, once. Orders older than this table took their lines' stock.
+        """
+        CREATE TABLE order_stock (
+            order_id   BIGINT NOT NULL,
+            product_id BIGINT NOT NULL,
+            quantity   BIGINT NOT NULL CHECK (quantity > 0),
+            PRIMARY KEY (order_id, product_id)
+        )
+        """,
+        takenByOrders,
         """
         DO $do$ BEGIN
             EXECUTE format($f$
                 CREATE FUNCTION shopsh_take_order_stock(target BIGINT, stamp TIMESTAMPTZ) RETURNS BIGINT
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 DECLARE line RECORD;
                 BEGIN
-                    UPDATE orders SET stock_taken = true WHERE id = target AND NOT stock_taken AND status = 'placed';
-                    IF NOT FOUND THEN
+                    PERFORM 1 FROM orders WHERE id = target AND status = 'placed' FOR UPDATE;
+                    IF NOT FOUND OR EXISTS (SELECT 1 FROM order_stock WHERE order_id = target) THEN
                         RAISE EXCEPTION 'order %% has no stock left to take', target USING ERRCODE = '55000';
                     END IF;
                     -- In product id order, as every checkout: two never wait on each other in a circle.
-                    FOR line IN SELECT product_id, quantity FROM order_lines
-                                WHERE order_id = target AND product_id IS NOT NULL ORDER BY product_id LOOP
+                    FOR line IN SELECT product_id, sum(quantity) AS quantity FROM order_lines
+                                WHERE order_id = target AND product_id IS NOT NULL
+                                GROUP BY product_id ORDER BY product_id LOOP
                         UPDATE products SET stock = stock - line.quantity, updated_at = stamp
                         WHERE id = line.product_id AND stock >= line.quantity;
                         IF NOT FOUND THEN RETURN line.product_id; END IF;
+                        INSERT INTO order_stock (order_id, product_id, quantity) VALUES (target, line.product_id, line.quantity);
                     END LOOP;
                     RETURN NULL;
                 END
@@ -121,18 +135,16 @@ enum PostgresAuditSchema {
                 $f$, current_schema());
             EXECUTE format($f$
                 CREATE FUNCTION shopsh_cancel_order(target BIGINT, stamp TIMESTAMPTZ) RETURNS BOOLEAN
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I AS $body$
-                DECLARE taken BOOLEAN; line RECORD;
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+                DECLARE taken RECORD;
                 BEGIN
-                    SELECT stock_taken INTO taken FROM orders WHERE id = target AND status IN ('placed', 'paid') FOR UPDATE;
+                    PERFORM 1 FROM orders WHERE id = target AND status IN ('placed', 'paid') FOR UPDATE;
                     IF NOT FOUND THEN RETURN false; END IF;
-                    UPDATE orders SET status = 'cancelled', updated_at = stamp, stock_taken = false WHERE id = target;
-                    IF taken THEN
-                        FOR line IN SELECT product_id, quantity FROM order_lines
-                                    WHERE order_id = target AND product_id IS NOT NULL ORDER BY product_id LOOP
-                            UPDATE products SET stock = stock + line.quantity, updated_at = stamp WHERE id = line.product_id;
-                        END LOOP;
-                    END IF;
+                    UPDATE orders SET status = 'cancelled', updated_at = stamp WHERE id = target;
+                    FOR taken IN SELECT product_id, quantity FROM order_stock WHERE order_id = target ORDER BY product_id LOOP
+                        UPDATE products SET stock = stock + taken.quantity, updated_at = stamp WHERE id = taken.product_id;
+                    END LOOP;
+                    DELETE FROM order_stock WHERE order_id = target;
                     RETURN true;
                 END
                 $body$
@@ -141,4 +153,14 @@ enum PostgresAuditSchema {
         """,
         "REVOKE EXECUTE ON FUNCTION shopsh_take_order_stock(BIGINT, TIMESTAMPTZ), shopsh_cancel_order(BIGINT, TIMESTAMPTZ) FROM PUBLIC",
     ]
+
+    /// Records the stock that the orders not cancelled took (their lines'): for the orders there
+    /// are when the table is made, and for those a seed writes.
+    static let takenByOrders = """
+        INSERT INTO order_stock (order_id, product_id, quantity)
+        SELECT l.order_id, l.product_id, sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
+        WHERE o.status <> 'cancelled' AND l.product_id IS NOT NULL
+        GROUP BY l.order_id, l.product_id
+        ON CONFLICT DO NOTHING
+        """
 }

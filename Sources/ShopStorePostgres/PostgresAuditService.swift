@@ -5,6 +5,7 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// `AuditService` on a PostgreSQL store.
 struct PostgresAuditService: AuditService {

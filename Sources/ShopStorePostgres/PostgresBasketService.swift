@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// `BasketService` on a PostgreSQL server.
 struct PostgresBasketService: BasketService {
@@ -197,9 +198,9 @@ struct PostgresBasketService: BasketService {
         for _ in 0..<maxOrderIDAttempts {
             for try await id in try await connection.query("""
                 INSERT INTO orders (id, user_id, customer, status, currency, total_minor, discounted_total_minor,
-                                    created_at, updated_at, stock_taken)
+                                    created_at, updated_at)
                 SELECT COALESCE(max(id), 0) + 1, \(customer.id), \(customer.username), 'placed', \(total.currency.code),
-                       \(total.minorUnits), \(discountedTotal.minorUnits), \(stamp)::timestamptz, \(stamp)::timestamptz, false
+                       \(total.minorUnits), \(discountedTotal.minorUnits), \(stamp)::timestamptz, \(stamp)::timestamptz
                 FROM orders
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id

@@ -3,9 +3,10 @@
 // the server itself refuse what a role may not do, also to someone who connects with psql:
 //
 //   role     reads                                         changes
-//   viewer   every table but users and audit_log, and      nothing (its sessions are read-only);
-//            users_masked / audit_log_masked instead       INSERT into audit_log's own columns
-//   support  + users (all but password_hash), audit_log    + basket_lines, favorites (all);
+//   viewer   every table but users and audit_log, and      nothing
+//            users_masked / audit_log_masked instead
+//   support  + users (all but password_hash), audit_log    + basket_lines, favorites (all); audit_log
+//                                                          (INSERT of its own columns, inherited by admin);
 //                                                          orders, order_lines (INSERT);
 //                                                          orders (status, updated_at); the stock of
 //                                                          an order's products, only through
@@ -51,15 +52,16 @@ public enum PostgresRoles {
             // Start from nothing, so that running it again re-applies exactly these grants.
             "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
             "REVOKE ALL ON FUNCTION \(functions) FROM \(groupRoles)",
-            // viewer: reads all but users and audit_log, which it reads masked; writes only audit rows.
+            // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
                             schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
-            "GRANT INSERT (command, entity, entity_id, action, before, after) ON audit_log TO \(viewer)",
+
             // support: the customers' data (never a password hash), baskets, favourites, checkout, order status.
             "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",
             "GRANT SELECT ON audit_log TO \(support)",
+            "GRANT INSERT (command, entity, entity_id, action, before, after) ON audit_log TO \(support)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON basket_lines, favorites TO \(support)",
             "GRANT INSERT ON orders, order_lines TO \(support)",
             "GRANT UPDATE (status, updated_at) ON orders TO \(support)",

@@ -17,7 +17,7 @@ struct PostgresMigration: Sendable {
 enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "currencies", "currency_rates", "audit_log"]
+                             "currencies", "currency_rates", "audit_log", "order_stock"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked"]

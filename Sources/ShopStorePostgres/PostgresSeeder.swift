@@ -155,6 +155,8 @@ final class PostgresSeeder: ShopSeeder {
                       FROM order_lines GROUP BY order_id) t
                 WHERE t.order_id = orders.id
                 """, logger: logger)
+            // Seeded orders have taken their stock (what cancelling them gives back).
+            try await connection.query(PostgresQuery(unsafeSQL: PostgresAuditSchema.takenByOrders), logger: logger)
         }
         for note in notes {
             try await connection.query("""

@@ -5,12 +5,14 @@
 import Foundation
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// Writing the audit log; every service calls `record` in the transaction of its change.
 enum SQLiteAuditLog {
     /// Records `change` at `time` for the command the shell is running (`AuditContext.current`);
     /// without one (a test, a tool) the operator is the OS login and the command is empty.
     static func record(_ change: AuditChange, in db: Database, at time: String) throws {
+        guard !change.changesNothing else { return }
         let context = AuditContext.current
         let identity = context?.operatorIdentity ?? OperatorIdentity(name: OperatorLogin.current, role: .admin)
         try db.cachedStatement(sql: """

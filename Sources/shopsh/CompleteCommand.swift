@@ -18,7 +18,7 @@ enum CompleteCommand {
         let words = global.words
         let store = StoreFactory.openIfPresent(StoreFactory.value(explicit: global.store, environment: environment),
                                                environment: environment)
-        let source = store?.services.completions
+        let source = store.flatMap { $0.services.masked(for: $0.identity.role).completions }
         let engine = CompletionEngine(plugins: allPlugins, source: source)
         let before = words
         let candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }

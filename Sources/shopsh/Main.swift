@@ -96,9 +96,7 @@ enum Main {
         }
         defer { store.close() }
         for warning in store.warnings { printNote(warning) }
-        var identity = store.identity
-        if global.readOnly && !identity.isReadOnly { identity.readOnlyReason = "--read-only" }
-        let session = Session(storeName: store.displayName, identity: identity, environment: environment)
+        let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }

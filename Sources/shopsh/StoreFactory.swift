@@ -47,6 +47,9 @@ enum StoreFactory {
                      announce: (String) -> Void) throws(ShopError) -> any ShopStore {
         guard let value else {
             let path = defaultPath(environment: environment)
+            if readOnly && !FileManager.default.fileExists(atPath: path) {
+                throw .notFound("no store at \(path) yet, and --read-only creates none: run shopsh once without it, or shopsh init")
+            }
             if !FileManager.default.fileExists(atPath: path) {
                 var summary: DemoShopSummary?
                 let created = try SQLiteStore.create(at: path) { store throws(ShopError) in summary = try store.importDemoShop() }

@@ -6,6 +6,7 @@ import Foundation
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import TestSupport
 @testable import ShopStorePostgres
 
 /// A demo shop with logins `viewer`, `support`, `admin` (and one without a shopsh role).
@@ -74,21 +75,9 @@ final class PostgresRoleShop: Sendable {
     /// Runs `sql` with psql as the login of `role` (`owner` for the superuser) in this shop's schema.
     func psql(as role: String, _ sql: String) throws -> (status: Int32, output: String, errors: String) {
         let url = role == "owner" ? (PostgresTestServer.url ?? "") : try urlText(as: try require(logins[role]))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", url, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c", sql]
         var environment = ProcessInfo.processInfo.environment
         environment["PGOPTIONS"] = "-c search_path=\(schema)"
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-                String(decoding: err, as: UTF8.self))
+        return try CommandLineClient.outcome(["psql", url, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c", sql], environment: environment)
     }
 
     /// `sql`'s output as the owner; a failure is an error.

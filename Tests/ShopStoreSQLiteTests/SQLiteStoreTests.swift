@@ -35,6 +35,26 @@ import Testing
         #expect(minorUnits == 0)
     }
 
+    /// `--read-only` is the engine's refusal, not only the shell's: the file is opened read-only,
+    /// so a write that reaches the store fails in one line and the file keeps its bytes.
+    @Test func aStoreOpenedReadOnlyRefusesWritesItself() async throws {
+        let path = folder.appendingPathComponent("shop.sqlite").path
+        let store = try newStore()
+        _ = try store.importDemoShop()
+        store.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let readOnly = try SQLiteStore(path: path, readOnly: true)
+        #expect(readOnly.isReadOnly && readOnly.identity.readOnlyReason == "--read-only")
+        #expect(try await readOnly.services.baskets.basket("emilys").lines.count == 4)
+        await #expect { try await readOnly.services.baskets.addToBasket("emilys", product: "1", quantity: 1) } throws: { error in
+            guard case ShopError.storage(let message) = error else { return false }
+            return message.contains("read-only")
+        }
+        await #expect(throws: ShopError.self) { try await readOnly.beginRun() }
+        readOnly.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
     static func cartQuantityInShippedData() -> Int {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/ShopStoreKit/DemoData/carts.json")

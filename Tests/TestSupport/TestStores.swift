@@ -73,6 +73,14 @@ public enum CommandLineClient {
 
     /// Runs `arguments` (found on PATH) and returns its stdout, trimmed; a failure is an error with its stderr.
     public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        let result = try outcome(arguments, environment: environment)
+        guard result.status == 0 else { throw HarnessError.failed(arguments.prefix(2).joined(separator: " "), result.errors) }
+        return result.output
+    }
+
+    /// Runs `arguments` (found on PATH) and returns how it ended: its status, stdout (trimmed) and stderr.
+    public static func outcome(_ arguments: [String], environment: [String: String]? = nil) throws
+        -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -84,9 +92,7 @@ public enum CommandLineClient {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError.failed(arguments.prefix(2).joined(separator: " "), String(decoding: errorData, as: UTF8.self))
-        }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+                String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -65,7 +65,8 @@ struct WatchCommand: ShellCommand {
         if first == Self.configuration.commandName {
             throw .usage("watch cannot watch watch; give the command itself")
         }
-        if ([ExitCommand.configuration.commandName] + ExitCommand.configuration.aliases).contains(first) {
+        if ([ExitCommand.configuration.commandName, SourceCommand.configuration.commandName]
+            + ExitCommand.configuration.aliases).contains(first) {
             throw .usage("watch cannot watch \(first)")
         }
         return words

@@ -2,7 +2,6 @@
 // changed fields before and after. The builders here are the one place that decides what an
 // audit row of each kind of change says; stores only add who, when and the command.
 
-import Foundation
 
 /// The kinds of things an audit row is about.
 public enum AuditEntity: String, CaseIterable, Sendable {
@@ -10,32 +9,12 @@ public enum AuditEntity: String, CaseIterable, Sendable {
 }
 
 /// One value of an audited field: what JSON can hold, exactly (money as text with its currency).
-public enum AuditValue: Hashable, Sendable, Codable {
+public enum AuditValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case text(String)
     case bool(Bool)
     case list([String])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(String.self) { self = .text(value) }
-        else { self = .list(try container.decode([String].self)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .integer(let value): try container.encode(value)
-        case .text(let text): try container.encode(text)
-        case .bool(let value): try container.encode(value)
-        case .list(let items): try container.encode(items)
-        }
-    }
 
     /// The value as a person reads it in a summary (`3`, `9.99 USD`, `red, blue`).
     public var summary: String {
@@ -63,26 +42,14 @@ public struct AuditFields: Hashable, Sendable {
         values = fields.map(\.1)
     }
 
+    /// The names, in order.
+    public var fieldNames: [String] { names }
+
     public subscript(name: String) -> AuditValue? {
         names.firstIndex(of: name).map { values[$0] }
     }
 
     public var isEmpty: Bool { names.isEmpty }
-
-    /// The fields as one compact JSON object with sorted keys (how stores keep them).
-    public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let object = Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first })
-        guard let data = try? encoder.encode(object) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Reads what `jsonText` wrote; nil for anything that is not a JSON object.
-    public init?(jsonText: String) {
-        guard let object = try? JSONDecoder().decode([String: AuditValue].self, from: Data(jsonText.utf8)) else { return nil }
-        self.init(object.keys.sorted().map { ($0, object[$0] ?? .null) })
-    }
 
     /// The fields that differ between `before` and `after` (the others are left out of both).
     public static func changes(before: AuditFields, after: AuditFields) -> (before: AuditFields, after: AuditFields) {
@@ -116,6 +83,10 @@ public struct AuditChange: Hashable, Sendable {
         self.before = before
         self.after = after
     }
+
+    /// Whether the entity is as it was (a quantity set to what it was, an update to the same
+    /// values): stores record no row for it.
+    public var changesNothing: Bool { before != nil && before == after }
 
     /// A change between two full images of an entity: only the fields that differ are kept.
     static func diff(_ entity: AuditEntity, id: String, action: String, before: AuditFields?, after: AuditFields?) -> AuditChange {

@@ -59,6 +59,7 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
             return fields
         }
         var masked = self
+        masked.command = PersonalDataMask.command(command, entity: entity)
         masked.before = mask(before)
         masked.after = mask(after)
         return masked

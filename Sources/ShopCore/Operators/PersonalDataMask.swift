@@ -22,6 +22,32 @@ public enum PersonalDataMask {
         return String(masked)
     }
 
+    /// A command of the audit log as a viewer sees it: `***` for a change of a user (its words are
+    /// names, emails and phones); otherwise every email's local part masked, `basket add
+    /// emily.johnson@x.dummyjson.com 1` → `basket add e***@x.dummyjson.com 1` (a run of characters
+    /// other than ASCII white space and `@`, before an `@`: the masking view's regular expression).
+    public static func command(_ command: String, entity: String) -> String {
+        if entity == AuditEntity.user.rawValue { return "***" }
+        let spaces: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"]
+        var masked = String.UnicodeScalarView()
+        var run = String.UnicodeScalarView()
+        for scalar in command.unicodeScalars {
+            if scalar == "@" {
+                if let first = run.first { masked.append(first); masked.append(contentsOf: "***".unicodeScalars) }
+                masked.append(scalar)
+                run = String.UnicodeScalarView()
+            } else if spaces.contains(scalar) {
+                masked.append(contentsOf: run)
+                masked.append(scalar)
+                run = String.UnicodeScalarView()
+            } else {
+                run.append(scalar)
+            }
+        }
+        masked.append(contentsOf: run)
+        return String(masked)
+    }
+
     /// `user` as a viewer sees it.
     public static func user(_ user: User) -> User {
         var masked = user
