@@ -159,10 +159,11 @@ struct PostgresCompletionSource: CompletionSource {
         }
     }
 
+    /// From the masking view, which every shopsh role may read (the operator column is not masked).
     func auditOperators(prefix: String, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }
         let query: PostgresQuery = """
-            SELECT DISTINCT operator FROM audit_log
+            SELECT DISTINCT operator FROM audit_log_masked
             WHERE operator COLLATE "C" >= \(prefix) AND operator COLLATE "C" < \(prefix + Self.upperEnd)
             ORDER BY operator LIMIT \(limit)
             """

@@ -88,7 +88,8 @@ struct SQLiteBasketService: BasketService {
             let customer = try SQLiteUserLookup.find(db, user)
             let removed = try Row.fetchAll(db, sql: "DELETE FROM basket_lines WHERE user_id = ? RETURNING product_id, quantity",
                                            arguments: [customer.id])
-            for line in removed {
+            // In product id order (RETURNING's order is unspecified), as every store records a clear.
+            for line in removed.sorted(by: { ($0[0] as Int64) < ($1[0] as Int64) }) {
                 try audit(.basketLine(userID: customer.id, productID: line[0], action: "clear", before: line[1], after: nil), db)
             }
             return removed.count

@@ -28,6 +28,19 @@ import Testing
         #expect(made.leftOutSummary == "6 (2 history, 2 exit/quit, 1 with a secret, 1 failed)")
     }
 
+    /// A batch replaying these would fail: watch needs --count there, a password a terminal.
+    @Test func leavesOutCommandsThatNeedATerminal() {
+        let made = script([
+            "watch -n 1 orders list",
+            "watch --count 2 orders list",
+            "users passwd emilys",
+            "users passwd emilys --password-file /tmp/pw",
+            "users check-password emilys",
+        ])
+        #expect(made.commands == ["watch --count 2 orders list", "users passwd emilys --password-file /tmp/pw"])
+        #expect(made.leftOutSummary == "3 (3 that need a terminal)")
+    }
+
     @Test(arguments: [
         "products list --search 'a b' --limit 1",
         "products list -o json | jq '.[0] | .id'",

@@ -8,7 +8,7 @@ import ShopCore
 struct HistoryScript {
     /// Why an entry is not in the file.
     enum Reason: Int, CaseIterable {
-        case history, exit, secret, failed, notOneLine
+        case history, exit, secret, failed, needsATerminal, notOneLine
 
         var label: String {
             switch self {
@@ -16,6 +16,7 @@ struct HistoryScript {
             case .exit: return "exit/quit"
             case .secret: return "with a secret"
             case .failed: return "failed"
+            case .needsATerminal: return "that need a terminal"
             case .notOneLine: return "not writable as one line"
             }
         }
@@ -43,6 +44,8 @@ struct HistoryScript {
                     reason = .secret
                 } else if let ended = outcome(line), ended != .success {
                     reason = .failed
+                } else if Self.needsATerminal(parsed.words) {
+                    reason = .needsATerminal
                 } else {
                     reason = nil
                 }
@@ -55,6 +58,15 @@ struct HistoryScript {
                 leftOut.append((number, .notOneLine))
             }
         }
+    }
+
+    /// Whether `words` work only at a terminal, so a batch replaying them would fail: `watch`
+    /// without `--count`, and a password asked for without `--password-file`.
+    static func needsATerminal(_ words: [String]) -> Bool {
+        func has(_ option: String) -> Bool { words.contains { $0 == option || $0.hasPrefix(option + "=") } }
+        if words.first == "watch" { return !has("--count") }
+        if words.count >= 2, words[0] == "users", ["passwd", "check-password"].contains(words[1]) { return !has("--password-file") }
+        return false
     }
 
     /// `4 (2 history, 1 exit/quit, 1 with a secret)`.
