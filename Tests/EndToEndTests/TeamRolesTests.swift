@@ -132,6 +132,20 @@ struct TeamRolesTests {
         #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
     }
 
+    @Test func rolesSetupIsForTheOwnerAndCanRunAgain() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let again = try sandbox.run(["roles", "setup", "--store", admin])
+        #expect(again.status == 0 && again.stderr.contains("shopsh_viewer, shopsh_support, shopsh_admin ready"), "\(again.stderr)")
+        let support = try Self.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
+        let refused = try sandbox.run(["roles", "setup", "--store", try Self.url(admin, as: support)])
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("superuser") && refused.stderr.contains(support))
+        let wrong = try sandbox.run(["roles", "teardown", "--store", admin])
+        #expect(wrong.status == 2, "\(wrong.stderr)")
+    }
+
     @Test func aHotStandbyServesReadsAndRefusesWritesInOneLine() throws {
         let cluster = try OwnCluster()
         defer { cluster.remove() }
