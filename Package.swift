@@ -6,10 +6,16 @@
 import Foundation
 import PackageDescription
 
-/// The command plugins: every folder under `plugins/` is one (its tests, if any, are in
-/// `Tests/<Name>Tests`). Adding a plugin is its folder and one line in `Sources/shopsh/PluginList.swift`.
+/// The command plugins: every folder under `plugins/` that holds Swift sources is one (its tests,
+/// if any, are in `Tests/<Name>Tests`). Adding a plugin is its folder and one line in
+/// `Sources/shopsh/PluginList.swift`. `plugins/external` (example `shopsh-NAME` executables) and
+/// `plugins/PROTOCOL.md` are not targets.
 let pluginNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/plugins")) ?? [])
-    .filter { !$0.hasPrefix(".") }
+    .filter { name in
+        let folder = Context.packageDirectory + "/plugins/" + name
+        return !name.hasPrefix(".")
+            && ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasSuffix(".swift") }
+    }
     .sorted()
 
 let pluginTargets: [Target] = pluginNames.map { name in

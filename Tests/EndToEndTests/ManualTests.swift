@@ -7,10 +7,17 @@ import Testing
 @Suite("man page")
 struct ManualTests {
     static let pagePath = ShopshBinary.packageRoot.appendingPathComponent("man/shopsh.1").path
-    /// The plugins, one per folder under `plugins/` (the command is the folder's name in lower case).
-    static let plugins: [String] = ((try? FileManager.default.contentsOfDirectory(
-        atPath: ShopshBinary.packageRoot.appendingPathComponent("plugins").path)) ?? [])
-        .filter { !$0.hasPrefix(".") }.map { $0.lowercased() }.sorted()
+    /// The built-in plugins, one per folder of Swift sources under `plugins/` (the command is the
+    /// folder's name in lower case); `plugins/external` holds example executables, not commands.
+    static let plugins: [String] = {
+        let root = ShopshBinary.packageRoot.appendingPathComponent("plugins")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { name in
+                !name.hasPrefix(".") && ((try? FileManager.default.contentsOfDirectory(
+                    atPath: root.appendingPathComponent(name).path)) ?? []).contains { $0.hasSuffix(".swift") }
+            }
+            .map { $0.lowercased() }.sorted()
+    }()
 
     /// A fresh `shopsh __manual`.
     static func generate() throws -> ShopshSandbox.Result {
