@@ -135,6 +135,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
         defer { try? stdout.flush() }
         guard let prepared = prepared ?? parser.parseCommand(words) else { return .success }
         guard let root = prepared.root else {
+            if let name = words.first, let plugin = externalPlugin(named: name) {
+                return await runExternal(plugin, words: words, context: context, location: location)
+            }
             if case .failure(let error) = prepared.result { report(error, location: location, words: words) }
             return .usageError
         }
@@ -181,6 +184,29 @@ public final class Shell: ShellHost, @unchecked Sendable {
             report(isUsage ? ShopError.usage(message + hint) : ShopError.invalidInput(message),
                    location: location, words: words)
             return isUsage ? .usageError : .failure
+        }
+    }
+
+    /// Runs an external plugin's command (the first word is not a built-in's): a plugin whose
+    /// describe failed is one error line.
+    func runExternal(_ plugin: ExternalPlugin, words: [String], context: CommandContext, location: String?) async -> CommandOutcome {
+        do {
+            guard let description = plugin.description else {
+                throw ShopError.system(plugin.warning ?? "plugin \(plugin.name) cannot run")
+            }
+            try await ExternalCommand.run(plugin, description: description, words: words, in: context)
+            return .success
+        } catch let error as ShopError {
+            if error == .interrupted && nestedDepth > 0 { return .failure }
+            report(error, location: location, words: words)
+            return error.isUsageError ? .usageError : .failure
+        } catch let error as OutputError {
+            if error == .brokenPipe { return .success }
+            report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
+            return .failure
+        } catch {
+            report(ShopError.system("\(plugin.name): \(error)"), location: location, words: words)
+            return .failure
         }
     }
 
@@ -271,6 +297,14 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     public func promptOutcome(of line: String) -> CommandOutcome? { promptOutcomes[line] }
+
+    public func externalPlugins() -> [ExternalPlugin] {
+        ExternalPluginFinder.all(environment: environment, builtinNames: Set(commandNames))
+    }
+
+    public func externalPlugin(named name: String) -> ExternalPlugin? {
+        ExternalPluginFinder.find(name, environment: environment, builtinNames: Set(commandNames))
+    }
 
     /// Where `history` reads from: the interactive line reader sets it.
     public var historySource: (() -> [String])?
