@@ -215,7 +215,7 @@ final class PluginSandbox {
         #expect(rows.contains { $0["name"] as? String == "products" && $0["kind"] as? String == "built-in" })
         #expect(result.stderr.contains("shadowed"), "a warning for each plugin that cannot run: \(result.stderr)")
         // The built-in still runs.
-        #expect(try plugins.run(["-c", "products show 1 --fields id -o csv --no-header"]).stdout == "1\n")
+        #expect(try plugins.run(["-c", "products show 1 --fields id -o csv --no-header"]).stdout == "1\r\n")
         for format in ["table", "csv", "tsv", "ndjson"] {
             #expect(try plugins.run(["-c", "plugins -o \(format)"]).status == 0)
         }
@@ -224,6 +224,7 @@ final class PluginSandbox {
     @Test func completionOffersPluginsCommandsOptionsAndLiveValues() throws {
         let plugins = try PluginSandbox()
         try plugins.threeRows()
+        _ = try plugins.sandbox.ok("products show 1")   // __complete never creates the default store
         func complete(_ words: String...) throws -> [String] {
             try plugins.run(["__complete"] + words).stdout.split(separator: "\n").map(String.init)
         }
