@@ -8,8 +8,15 @@ import PackageDescription
 
 /// The command plugins: every folder under `plugins/` is one (its tests, if any, are in
 /// `Tests/<Name>Tests`). Adding a plugin is its folder and one line in `Sources/shopsh/PluginList.swift`.
+/// Files (`PROTOCOL.md`) and `plugins/external` (the example external plugins, executables in
+/// any language that shopsh runs, not Swift targets) are not plugin targets.
 let pluginNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/plugins")) ?? [])
-    .filter { !$0.hasPrefix(".") }
+    .filter { name in
+        var isFolder: ObjCBool = false
+        return !name.hasPrefix(".") && name != "external"
+            && FileManager.default.fileExists(atPath: Context.packageDirectory + "/plugins/" + name, isDirectory: &isFolder)
+            && isFolder.boolValue
+    }
     .sorted()
 
 let pluginTargets: [Target] = pluginNames.map { name in

@@ -84,6 +84,9 @@ enum Main {
             printError("--atomic and --dry-run apply to batches: -c, -f, a command given as words, or commands on stdin")
             return 2
         }
+        // Set by the shell for the external plugins of a read-only session: their shopsh calls
+        // are read-only too.
+        if environment["SHOPSH_READ_ONLY"] == "1" { global.readOnly = true }
         let store: any ShopStore
         do {
             store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),

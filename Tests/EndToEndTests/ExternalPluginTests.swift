@@ -92,8 +92,8 @@ final class PluginSandbox {
     @Test func thePluginGetsTheStoreTheOperatorAndTheBinary() throws {
         let plugins = try PluginSandbox()
         try plugins.plugin("env", body: #"""
-            printf '{"protocol": "%s", "store": "%s", "operator": "%s", "bin": "%s", "user": "%s", "args": "%s"}\n' \
-              "$SHOPSH_PROTOCOL" "$SHOPSH_STORE" "$SHOPSH_OPERATOR" "$SHOPSH_BIN" "${SHOPSH_USER-unset}" "$*"
+            printf '{"protocol": "%s", "store": "%s", "operator": "%s", "bin": "%s", "user": "%s", "args": "%s", "readonly": "%s"}\n' \
+              "$SHOPSH_PROTOCOL" "$SHOPSH_STORE" "$SHOPSH_OPERATOR" "$SHOPSH_BIN" "${SHOPSH_USER-unset}" "$*" "${SHOPSH_READ_ONLY-}"
             """#)
         let result = try plugins.run(["-c", "env list --threshold 4 -o json beauty"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -110,6 +110,11 @@ final class PluginSandbox {
         }
         #expect(!(row["operator"] ?? "").isEmpty)
         #expect(FileManager.default.isExecutableFile(atPath: row["bin"] ?? ""), "\(row)")
+        #expect(row["readonly"] == "")
+        let readOnly = try plugins.run(["--read-only", "-c", "env list -o json"])
+        #expect(readOnly.status == 0, "\(readOnly.stderr)")
+        let readOnlyRow = (try JSONSerialization.jsonObject(with: readOnly.stdoutData) as? [[String: String]])?.first
+        #expect(readOnlyRow?["readonly"] == "1", "a read-only session's plugin calls shopsh read-only")
     }
 
     @Test func aPluginReadsTheShopThroughShopshItself() throws {

@@ -92,7 +92,7 @@ struct SourceCommand: ShellCommand {
 
 /// `plugins`: the built-in plugins, then the external ones with their path and status.
 struct PluginsCommand: ShellCommand {
-    static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List the command plugins, built-in and external.")
+    static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List the command plugins.")
 
     @OptionGroup var output: OutputOptions
 
