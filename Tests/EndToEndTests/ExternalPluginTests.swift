@@ -263,4 +263,26 @@ final class PluginSandbox {
             #expect(!TerminalSession.isRunning(child), "the plugin's background child was stopped too")
         }
     }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func tabAtThePromptCompletesAPluginAndItsLiveArguments() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        _ = try plugins.sandbox.ok("products show 1")   // create the demo shop first
+        let terminal = TerminalSession(sandbox: plugins.sandbox)
+        try terminal.start()
+        try terminal.send("row", "Tab")
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows") }
+        try terminal.send("li", "Tab", "--threshold 5 fra", "Tab")
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows list --threshold 5 fragrances") }
+    }
+
+    @Test func aChangedPluginIsDescribedAgain() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 1.2.3"))
+        try plugins.plugin("rows", describe: "echo '\(PluginSandbox.description("rows").replacingOccurrences(of: "1.2.3", with: "2.0.0"))'",
+                           body: "true")
+        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 2.0.0"))
+    }
 }
