@@ -4,13 +4,6 @@
 
 import Foundation
 import ShopCore
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// One running plugin process.
 ///

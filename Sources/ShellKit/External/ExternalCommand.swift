@@ -4,13 +4,6 @@
 import Foundation
 import ShopCore
 import ShopOutput
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Runs one external plugin command in `context`.
 enum ExternalCommand {

@@ -5,13 +5,6 @@
 import Foundation
 import ShopCore
 import Synchronization
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Finds and describes `shopsh-NAME` executables. Built-in commands never call it: the shell
 /// looks here only for a first word that is not a built-in, and for `plugins`, `help` and Tab.

@@ -160,18 +160,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
                 stdout.write("\n")
             }
             return .success
-        } catch let error as ShopError {
-            // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
-            if error == .interrupted && nestedDepth > 0 { return .failure }
-            report(error, location: location, words: words)
-            return error.isUsageError ? .usageError : .failure
-        } catch let error as AlreadyReported {
-            return error.usage ? .usageError : .failure   // the file's failing line said why
-        } catch let error as OutputError {
-            if error == .brokenPipe { return .success }
-            report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
-            return .failure
         } catch {
+            if let outcome = outcome(ofShellError: error, location: location, words: words) { return outcome }
             let code = root.exitCode(for: error)
             if code == .success {
                 stdout.write(root.fullMessage(for: error, columns: helpColumns))
@@ -196,17 +186,30 @@ public final class Shell: ShellHost, @unchecked Sendable {
             }
             try await ExternalCommand.run(plugin, description: description, words: words, in: context)
             return .success
-        } catch let error as ShopError {
+        } catch {
+            if let outcome = outcome(ofShellError: error, location: location, words: words) { return outcome }
+            report(ShopError.system("\(plugin.name): \(error)"), location: location, words: words)
+            return .failure
+        }
+    }
+
+    /// How a command that threw one of the shell's own errors ends (reporting it); nil for
+    /// another error (argument-parser's, for the caller to word).
+    private func outcome(ofShellError error: any Error, location: String?, words: [String]) -> CommandOutcome? {
+        switch error {
+        case let error as ShopError:
+            // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
             if error == .interrupted && nestedDepth > 0 { return .failure }
             report(error, location: location, words: words)
             return error.isUsageError ? .usageError : .failure
-        } catch let error as OutputError {
+        case let error as AlreadyReported:
+            return error.usage ? .usageError : .failure   // the file's failing line said why
+        case let error as OutputError:
             if error == .brokenPipe { return .success }
             report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
             return .failure
-        } catch {
-            report(ShopError.system("\(plugin.name): \(error)"), location: location, words: words)
-            return .failure
+        default:
+            return nil
         }
     }
 
