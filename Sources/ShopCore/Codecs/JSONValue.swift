@@ -38,6 +38,17 @@ public struct JSONObject: Hashable, Sendable {
     }
 
     public subscript(key: String) -> JSONValue? { fields[key] }
+
+    /// Two objects are equal when their fields and line are: the keys' order is how the text
+    /// was written, not what it means.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.fields == rhs.fields && lhs.line == rhs.line
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+        hasher.combine(line)
+    }
 }
 
 /// A strict RFC 8259 parser producing `JSONValue`.
