@@ -100,7 +100,8 @@ enum Main {
         defer { store.close() }
         for warning in store.warnings { printNote(warning) }
         let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)
-        session.storeLocation = store.location
+        session.storeLocation = StoreFactory.forPlugins(StoreFactory.value(explicit: global.store, environment: environment),
+                                                        location: store.location)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
