@@ -286,4 +286,20 @@ final class PluginSandbox {
                            body: "true")
         #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 2.0.0"))
     }
+
+    @Test func aBatchEndedByASignalEndsItsPluginToo() throws {
+        let plugins = try PluginSandbox()
+        let pidFile = plugins.sandbox.root.appendingPathComponent("plugin.pid").path
+        try plugins.plugin("hang", body: "echo $$ > '\(pidFile)'; exec sleep 100")
+        let started = Date()
+        // Spawn, not the sandbox's run: a test thread's blocked signals would be inherited.
+        let result = try Spawn.run("/usr/bin/timeout", ["-s", "INT", "3", ShopshBinary.url.path, "-c", "hang list"],
+                                   environment: plugins.sandbox.environment)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(result.status != 0)
+        let pid = try #require(pid_t(((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)),
+                               "\(result.status) \(result.output)")
+        for _ in 0..<200 where TerminalSession.isRunning(pid) { usleep(10_000) }
+        #expect(!TerminalSession.isRunning(pid), "the plugin's process group got the signal too")
+    }
 }

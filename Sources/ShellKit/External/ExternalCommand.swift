@@ -17,6 +17,8 @@ enum ExternalCommand {
         }
         let child = try ChildProcess.spawn(path: plugin.path, arguments: invocation.pluginArguments,
                                            environment: environment(for: context))
+        let forwarded = context.host.isInteractive ? [] : PluginSignals.start(forwardingTo: child.pid)
+        defer { PluginSignals.stop(forwarded) }
         let rendered: Bool
         do {
             rendered = try await render(child, options: invocation.output, in: context)
