@@ -20,21 +20,21 @@ enum PluginSignals {
     static func start(forwardingTo group: pid_t) -> [Int32] {
         runningGroup.store(group, ordering: .sequentiallyConsistent)
         var caught: [Int32] = []
-        for signal in forwarded {
+        for number in forwarded {
             var previous = sigaction()
-            guard sigaction(signal, nil, &previous) == 0, previous.__sigaction_handler.sa_handler == nil else { continue }
+            guard sigaction(number, nil, &previous) == 0, previous.__sigaction_handler.sa_handler == nil else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = forwardingHandler
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
-            if sigaction(signal, &action, nil) == 0 { caught.append(signal) }
+            if sigaction(number, &action, nil) == 0 { caught.append(number) }
         }
         return caught
     }
 
     /// Gives the `caught` signals their default action back.
     static func stop(_ caught: [Int32]) {
-        for signal in caught { _ = Glibc.signal(signal, SIG_DFL) }
+        for number in caught { _ = signal(number, SIG_DFL) }
         runningGroup.store(0, ordering: .sequentiallyConsistent)
     }
 }
@@ -42,9 +42,9 @@ enum PluginSignals {
 /// The process group of the plugin running in a batch (0: none).
 private let runningGroup = Atomic<Int32>(0)
 
-private func forwardingHandler(_ signal: Int32) {
+private func forwardingHandler(_ number: Int32) {
     let group = runningGroup.load(ordering: .sequentiallyConsistent)
     if group > 0 { _ = kill(-group, SIGTERM) }
-    _ = Glibc.signal(signal, SIG_DFL)
-    _ = raise(signal)
+    _ = signal(number, SIG_DFL)
+    _ = raise(number)
 }
