@@ -128,13 +128,27 @@ public struct PostgresConnectionURL: Sendable, Equatable, CustomStringConvertibl
 
     /// `value` with whatever stands between `://USER:` and the last `@` replaced by `***`.
     public static func redact(_ value: String) -> String {
+        replacingPassword(in: value, with: "***")
+    }
+
+    /// `value` without its password (`postgres://USER@HOST/DB?…`), the rest as written: for a
+    /// program started for the operator (an external plugin), which finds the password where
+    /// shopsh may (PGPASSWORD, ~/.pgpass).
+    public static func withoutPassword(_ value: String) -> String {
+        replacingPassword(in: value, with: nil)
+    }
+
+    /// `value` with whatever stands between `://USER:` and the last `@` replaced by
+    /// `replacement`, or left out with its `:` when nil.
+    private static func replacingPassword(in value: String, with replacement: String?) -> String {
         guard let scheme = value.firstRange(of: "://") else { return value }
         let afterScheme = value[scheme.upperBound...]
         let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"),
               let colon = authority[..<at].firstIndex(of: ":") else { return value }
-        return String(value[..<authority.index(after: colon)]) + "***" + String(value[at...])
+        guard let replacement else { return String(value[..<colon]) + String(value[at...]) }
+        return String(value[..<authority.index(after: colon)]) + replacement + String(value[at...])
     }
 
     /// Decodes `%XX` escapes (as UTF-8); a malformed escape is an error naming the redacted URL.

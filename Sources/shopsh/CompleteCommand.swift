@@ -19,8 +19,9 @@ enum CompleteCommand {
         let store = StoreFactory.openIfPresent(StoreFactory.value(explicit: global.store, environment: environment),
                                                environment: environment)
         let source = store.flatMap { $0.services.masked(for: $0.identity.role).completions }
-        let engine = CompletionEngine(plugins: allPlugins, source: source)
-        let before = words
+        var configured = CompletionEngine(plugins: allPlugins, source: source)
+        configured.externalEnvironment = environment
+        let engine = configured, before = words
         let candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }
         var output = ""
         for candidate in candidates where !candidate.contains("\n") {

@@ -84,6 +84,9 @@ enum Main {
             printError("--atomic and --dry-run apply to batches: -c, -f, a command given as words, or commands on stdin")
             return 2
         }
+        // Set by the shell for the external plugins of a read-only session: their shopsh calls
+        // are read-only too.
+        if environment["SHOPSH_READ_ONLY"] == "1" { global.readOnly = true }
         let store: any ShopStore
         do {
             store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),
@@ -97,6 +100,8 @@ enum Main {
         defer { store.close() }
         for warning in store.warnings { printNote(warning) }
         let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)
+        session.storeLocation = StoreFactory.forPlugins(StoreFactory.value(explicit: global.store, environment: environment),
+                                                        location: store.location)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -30,6 +30,15 @@ enum StoreFactory {
         return nil
     }
 
+    /// The store as external plugins get it (`SHOPSH_STORE`): a server URL as the operator gave
+    /// it but without its password (never put in a child's environment: the plugin's own
+    /// shopsh calls find it in PGPASSWORD or ~/.pgpass, so a password given only in the URL
+    /// does not reach them), else the file's path.
+    static func forPlugins(_ value: String?, location: String) -> String {
+        if let value, case .postgres(let url) = target(value) { return PostgresConnectionURL.withoutPassword(url) }
+        return location
+    }
+
     /// A store value as it may be shown: a URL's password as `***`.
     static func shown(_ value: String) -> String {
         PostgresConnectionURL.redact(value)

@@ -52,7 +52,7 @@ final class TerminalSession {
 
     /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given.
     func start(width: Int = 160, height: Int = 40, pager: String? = nil) throws {
-        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
+        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE", "SHOPSH_PLUGIN_PATH"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
             + (pager.map { ["PAGER='\($0)'"] } ?? [])
         let started = try tmux(["new-session", "-d", "-s", "shop", "-x", String(width), "-y", String(height),
                   "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'; sleep 30"])

@@ -33,6 +33,8 @@ import Testing
         #expect(fromEnvironment.password == "pw")
         #expect(!fromEnvironment.description.contains("pw"))
         #expect(PostgresConnectionURL.redact("postgres://a:p@ss@h:1/d") == "postgres://a:***@h:1/d")
+        #expect(PostgresConnectionURL.withoutPassword("postgres://a:p@ss@h:1/d?sslmode=require") == "postgres://a@h:1/d?sslmode=require")
+        #expect(PostgresConnectionURL.withoutPassword("postgres://a@h/d") == "postgres://a@h/d")
     }
 
     @Test func unescapedAtInAPasswordEndsAtTheLastAt() throws {

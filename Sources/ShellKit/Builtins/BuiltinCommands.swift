@@ -30,13 +30,31 @@ struct HelpCommand: ShellCommand {
             for (name, summary) in rows {
                 text += "  " + name + String(repeating: " ", count: width - name.count + 2) + summary + "\n"
             }
+            let external = host.externalPlugins().compactMap { plugin in plugin.description.map { (plugin.name, $0.summary) } }
+            if !external.isEmpty {
+                text += "\nExternal plugins:\n"
+                let width = external.map(\.0.count).max() ?? 0
+                for (name, summary) in external {
+                    text += "  " + TerminalEscaping.escape(name) + String(repeating: " ", count: width - name.count + 2)
+                        + TerminalEscaping.escape(summary) + "\n"
+                }
+            }
             text += "\nType help COMMAND or COMMAND --help for details. Output: -o table|json|ndjson|csv|tsv.\n"
             context.sink.write(text)
             return
         }
         guard let root = host.plugins.first(where: { $0.name == name })?.command
                 ?? host.builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) else {
-            throw ShopError.usage("no help for \"\(name)\": unknown command; type help for the list")
+            guard let plugin = host.externalPlugin(named: name) else {
+                throw ShopError.usage("no help for \"\(name)\": unknown command; type help for the list")
+            }
+            guard let description = plugin.description else { throw ShopError.system(plugin.warning ?? plugin.statusText) }
+            let command = try words.dropFirst().first.map { (word: String) throws(ShopError) in
+                guard let command = description.command(word) else { throw ShopError.usage("\"\(name)\" has no command \"\(word)\"") }
+                return command
+            }
+            context.sink.write(ExternalHelp.text(plugin, description: description, command: command))
+            return
         }
         var target: any ParsableCommand.Type = root
         for word in words.dropFirst() {
@@ -72,19 +90,31 @@ struct SourceCommand: ShellCommand {
     }
 }
 
-/// `plugins`.
+/// `plugins`: the built-in plugins, then the external ones with their path and status.
 struct PluginsCommand: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List the command plugins.")
 
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        let columns = [Column("name"), Column("summary"), Column("subcommands")]
-        try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no plugins") { emit in
+        let columns = ["name", "kind", "version", "summary", "subcommands", "path", "status"].map(Column.init)
+        let external = context.host.externalPlugins()
+        try await context.list(columns: columns, defaultFields: nil,
+                               tableView: TableView(["name", "kind", "version", "status", "summary", "path"], optional: ["summary", "path"]),
+                               options: output, page: Page(), emptyNote: "no plugins") { emit in
             for plugin in context.host.plugins {
-                try emit([.text(plugin.name), .text(plugin.summary),
-                          .list(plugin.command.configuration.subcommands.map { $0._commandName })])
+                try emit([.text(plugin.name), .text("built-in"), .null, .text(plugin.summary),
+                          .list(plugin.command.configuration.subcommands.map { $0._commandName }), .null, .text("ok")])
             }
+            for plugin in external {
+                let description = plugin.description
+                try emit([.text(plugin.name), .text("external"), description.map { .text($0.version) } ?? .null,
+                          description.map { .text($0.summary) } ?? .null, .list(description?.commands.map(\.name) ?? []),
+                          .text(plugin.path), .text(plugin.statusText)])
+            }
+        }
+        for plugin in external {
+            if let warning = plugin.warning { context.note("warning: " + warning) }
         }
     }
 }

@@ -28,12 +28,15 @@ public struct CompletionEngine: Sendable {
     let currentCustomer: @Sendable () -> String?
     /// The most live values asked of the store for one Tab.
     public var limit = 100
+    /// The environment external plugins are looked for in (nil: built-in commands only).
+    public var externalEnvironment: [String: String]?
 
     /// The engine of the interactive shell: its commands, its store, its current customer.
     public init(shell: Shell) {
         let session = shell.session
         self.init(plugins: shell.plugins, source: shell.services.completions,
                   currentCustomer: { session.currentUser })
+        externalEnvironment = shell.environment
     }
 
     /// An engine over `plugins` and the built-in commands.
@@ -71,9 +74,11 @@ public struct CompletionEngine: Sendable {
     /// The candidates for the word being typed, with descriptions where there are some.
     public func detailedCandidates(before words: [String], prefix: String) async -> [CompletionCandidate] {
         guard let first = words.first else {
-            return plain(roots.map(\.name), prefix: prefix)
+            return plain(roots.map(\.name) + externalPlugins().map(\.name), prefix: prefix)
         }
-        guard let root = roots.first(where: { $0.name == first })?.command else { return [] }
+        guard let root = roots.first(where: { $0.name == first })?.command else {
+            return await externalCandidates(first, words: Array(words.dropFirst()), prefix: prefix)
+        }
         if ObjectIdentifier(root) == ObjectIdentifier(WatchCommand.self) { return await watchedCandidates(words, prefix: prefix) }
         var current: any ParsableCommand.Type = root
         var path: [String] = []

@@ -168,4 +168,8 @@ public protocol ShellHost: AnyObject, Sendable {
     /// How `line` last ended when typed at the prompt in this session; nil if it was not (for
     /// lines recalled from an earlier session's history).
     func promptOutcome(of line: String) -> CommandOutcome?
+    /// The external plugins on the search path, described (runs their describes not cached yet).
+    func externalPlugins() -> [ExternalPlugin]
+    /// The external plugin `name`, if an executable `shopsh-NAME` is on the search path.
+    func externalPlugin(named name: String) -> ExternalPlugin?
 }

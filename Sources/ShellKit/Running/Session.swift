@@ -12,6 +12,9 @@ public final class Session: @unchecked Sendable {
     public var paging = PagingDefaults()
     /// The store's display name (the prompt shows it).
     public var storeName: String
+    /// Where the store is, as the operator named it (a path; a URL without its password):
+    /// external plugins get it as `SHOPSH_STORE`.
+    public var storeLocation: String?
     /// The current customer (`use USER`) as a USER reference (the user's id, so a rename does
     /// not lose it): USER arguments may then be left out.
     public var currentUser: String?

@@ -135,6 +135,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
         defer { try? stdout.flush() }
         guard let prepared = prepared ?? parser.parseCommand(words) else { return .success }
         guard let root = prepared.root else {
+            if let name = words.first, let plugin = externalPlugin(named: name) {
+                return await runExternal(plugin, words: words, context: context, location: location)
+            }
             if case .failure(let error) = prepared.result { report(error, location: location, words: words) }
             return .usageError
         }
@@ -157,18 +160,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
                 stdout.write("\n")
             }
             return .success
-        } catch let error as ShopError {
-            // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
-            if error == .interrupted && nestedDepth > 0 { return .failure }
-            report(error, location: location, words: words)
-            return error.isUsageError ? .usageError : .failure
-        } catch let error as AlreadyReported {
-            return error.usage ? .usageError : .failure   // the file's failing line said why
-        } catch let error as OutputError {
-            if error == .brokenPipe { return .success }
-            report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
-            return .failure
         } catch {
+            if let outcome = outcome(ofShellError: error, location: location, words: words) { return outcome }
             let code = root.exitCode(for: error)
             if code == .success {
                 stdout.write(root.fullMessage(for: error, columns: helpColumns))
@@ -181,6 +174,42 @@ public final class Shell: ShellHost, @unchecked Sendable {
             report(isUsage ? ShopError.usage(message + hint) : ShopError.invalidInput(message),
                    location: location, words: words)
             return isUsage ? .usageError : .failure
+        }
+    }
+
+    /// Runs an external plugin's command (the first word is not a built-in's): a plugin whose
+    /// describe failed is one error line.
+    func runExternal(_ plugin: ExternalPlugin, words: [String], context: CommandContext, location: String?) async -> CommandOutcome {
+        do {
+            guard let description = plugin.description else {
+                throw ShopError.system(plugin.warning ?? "plugin \(plugin.name) cannot run")
+            }
+            try await ExternalCommand.run(plugin, description: description, words: words, in: context)
+            return .success
+        } catch {
+            if let outcome = outcome(ofShellError: error, location: location, words: words) { return outcome }
+            report(ShopError.system("\(plugin.name): \(error)"), location: location, words: words)
+            return .failure
+        }
+    }
+
+    /// How a command that threw one of the shell's own errors ends (reporting it); nil for
+    /// another error (argument-parser's, for the caller to word).
+    private func outcome(ofShellError error: any Error, location: String?, words: [String]) -> CommandOutcome? {
+        switch error {
+        case let error as ShopError:
+            // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
+            if error == .interrupted && nestedDepth > 0 { return .failure }
+            report(error, location: location, words: words)
+            return error.isUsageError ? .usageError : .failure
+        case let error as AlreadyReported:
+            return error.usage ? .usageError : .failure   // the file's failing line said why
+        case let error as OutputError:
+            if error == .brokenPipe { return .success }
+            report(ShopError.system("cannot write output: \(error)"), location: location, words: words)
+            return .failure
+        default:
+            return nil
         }
     }
 
@@ -271,6 +300,14 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     public func promptOutcome(of line: String) -> CommandOutcome? { promptOutcomes[line] }
+
+    public func externalPlugins() -> [ExternalPlugin] {
+        ExternalPluginFinder.all(environment: environment, builtinNames: Set(commandNames))
+    }
+
+    public func externalPlugin(named name: String) -> ExternalPlugin? {
+        ExternalPluginFinder.find(name, environment: environment, builtinNames: Set(commandNames))
+    }
 
     /// Where `history` reads from: the interactive line reader sets it.
     public var historySource: (() -> [String])?

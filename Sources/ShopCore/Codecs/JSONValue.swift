@@ -27,13 +27,28 @@ public indirect enum JSONValue: Hashable, Sendable {
 public struct JSONObject: Hashable, Sendable {
     public var fields: [String: JSONValue]
     public var line: Int
+    /// The keys in the order they first appear in the text (a listing's columns follow it).
+    public var keys: [String]
 
-    public init(fields: [String: JSONValue], line: Int) {
+    /// `keys` defaults to the keys of `fields`, sorted.
+    public init(fields: [String: JSONValue], line: Int, keys: [String]? = nil) {
         self.fields = fields
         self.line = line
+        self.keys = keys ?? fields.keys.sorted()
     }
 
     public subscript(key: String) -> JSONValue? { fields[key] }
+
+    /// Two objects are equal when their fields and line are: the keys' order is how the text
+    /// was written, not what it means.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.fields == rhs.fields && lhs.line == rhs.line
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+        hasher.combine(line)
+    }
 }
 
 /// A strict RFC 8259 parser producing `JSONValue`.
@@ -98,10 +113,11 @@ public struct JSONParser {
         let startLine = line
         index += 1
         var fields: [String: JSONValue] = [:]
+        var keys: [String] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return JSONObject(fields: fields, line: startLine)
+            return JSONObject(fields: fields, line: startLine, keys: keys)
         }
         while true {
             skipWhitespace()
@@ -111,11 +127,11 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \(key.quotedForMessage())") }
             index += 1
             skipWhitespace()
-            fields[key] = try parseValue(depth: depth + 1)
+            if fields.updateValue(try parseValue(depth: depth + 1), forKey: key) == nil { keys.append(key) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return JSONObject(fields: fields, line: startLine) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return JSONObject(fields: fields, line: startLine, keys: keys) }
             throw error("expected ',' or '}' in object")
         }
     }

@@ -1,0 +1,136 @@
+// PluginDescription: what `shopsh-NAME --shopsh-describe` says about an external plugin
+// (protocol version 1), read from its one JSON object.
+
+import ShopCore
+
+/// An external plugin's self-description: its commands, their arguments and options.
+public struct PluginDescription: Sendable, Equatable {
+    /// The protocol versions this shell speaks.
+    public static let supportedProtocols = [1]
+
+    /// What an argument or option value is; the live kinds complete from the store.
+    public enum Kind: String, Sendable, CaseIterable {
+        case text, integer, decimal, file, user, product, order, category, currency
+
+        /// How Tab completes a value of this kind.
+        public var completion: CompletionKind {
+            switch self {
+            case .text, .integer, .decimal: return .none
+            case .file: return .file(extensions: [])
+            case .user: return .user
+            case .product: return .product
+            case .order: return .order
+            case .category: return .category
+            case .currency: return .currency
+            }
+        }
+    }
+
+    public struct Argument: Sendable, Equatable {
+        public var name: String
+        public var kind: Kind
+        public var optional: Bool
+    }
+
+    public struct Option: Sendable, Equatable {
+        public var name: String
+        public var kind: Kind
+        public var summary: String
+    }
+
+    public struct Command: Sendable, Equatable {
+        public var name: String
+        public var summary: String
+        public var arguments: [Argument]
+        public var options: [Option]
+    }
+
+    public var name: String
+    public var version: String
+    public var summary: String
+    public var commands: [Command]
+
+    /// Reads the describe output. Throws a one-line reason (the plugin is then skipped).
+    public static func parse(_ bytes: [UInt8]) throws(ShopError) -> PluginDescription {
+        guard case .object(let root) = try JSONParser.parse(bytes) else {
+            throw .invalidInput("its description is not a JSON object")
+        }
+        guard case .number(let protocolText)? = root["protocol"], let version = Int(protocolText) else {
+            throw .invalidInput("its description has no protocol number")
+        }
+        guard supportedProtocols.contains(version) else {
+            throw .invalidInput("protocol \(protocolText) is not one this shopsh speaks (it speaks "
+                                + supportedProtocols.map(String.init).joined(separator: ", ") + ")")
+        }
+        let commands = try array(root, "commands", in: "the description").map { value throws(ShopError) in
+            let command = try object(value, "a command")
+            let name = try word(command, "name", in: "a command")
+            let arguments = try array(command, "arguments", in: name, optional: true).map { value throws(ShopError) in
+                let argument = try object(value, "an argument of \(name)")
+                return Argument(name: try word(argument, "name", in: name),
+                                kind: try kind(argument, in: name),
+                                optional: argument["optional"] == .bool(true))
+            }
+            let options = try array(command, "options", in: name, optional: true).map { value throws(ShopError) in
+                let option = try object(value, "an option of \(name)")
+                return Option(name: try word(option, "name", in: name), kind: try kind(option, in: name),
+                              summary: text(option, "summary"))
+            }
+            return Command(name: name, summary: text(command, "summary"), arguments: arguments, options: options)
+        }
+        return PluginDescription(name: try word(root, "name", in: "the description"), version: text(root, "version"),
+                                 summary: text(root, "summary"), commands: commands)
+    }
+
+    /// The command named `name`.
+    public func command(_ name: String) -> Command? {
+        commands.first { $0.name == name }
+    }
+
+    // MARK: - Reading fields
+
+    private static func object(_ value: JSONValue, _ what: String) throws(ShopError) -> JSONObject {
+        guard case .object(let object) = value else { throw .invalidInput("\(what) is not a JSON object") }
+        return object
+    }
+
+    private static func array(_ object: JSONObject, _ key: String, in place: String,
+                              optional: Bool = false) throws(ShopError) -> [JSONValue] {
+        switch object[key] {
+        case .array(let items)?: return items
+        case nil, .null?: if optional { return [] }
+        default: break
+        }
+        throw .invalidInput("\(place): \"\(key)\" must be an array")
+    }
+
+    /// A name: letters, digits, `-` and `_`, starting with a letter (it becomes a word to type).
+    private static func word(_ object: JSONObject, _ key: String, in place: String) throws(ShopError) -> String {
+        guard case .string(let value)? = object[key], let first = value.unicodeScalars.first,
+              first.properties.isAlphabetic, first.isASCII,
+              value.utf8.allSatisfy({ isNameByte($0) })
+        else { throw .invalidInput("\(place): \"\(key)\" must be a name (letters, digits, - and _)") }
+        return value
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): return true
+        default: return false
+        }
+    }
+
+    private static func text(_ object: JSONObject, _ key: String) -> String {
+        if case .string(let value)? = object[key] { return value }
+        return ""
+    }
+
+    private static func kind(_ object: JSONObject, in place: String) throws(ShopError) -> Kind {
+        guard let value = object["kind"] else { return .text }
+        guard case .string(let name) = value, let kind = Kind(rawValue: name) else {
+            throw .invalidInput("\(place): unknown kind; kinds: " + Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return kind
+    }
+}

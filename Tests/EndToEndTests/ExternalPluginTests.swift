@@ -1,0 +1,305 @@
+// ExternalPluginTests: `shopsh-NAME` executables found on SHOPSH_PLUGIN_PATH, run through the
+// real binary: their rows in every format, their environment, and hostile plugins (crash, hang,
+// invalid JSON, a 10 MB line, exit 3, protocol 2) that give one error line and leave the shell up.
+
+import CSV
+import Foundation
+import Testing
+
+/// A sandbox with a plugin folder on SHOPSH_PLUGIN_PATH, and tiny sh plugins written into it.
+final class PluginSandbox {
+    let sandbox: ShopshSandbox
+    let folder: URL
+
+    init() throws {
+        sandbox = try ShopshSandbox()
+        folder = sandbox.root.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        sandbox.environment["SHOPSH_PLUGIN_PATH"] = folder.path
+        // ShopshSandbox.init makes the server shop but sets SHOPSH_STORE on a local copy of its
+        // environment only (so its other tests run on SQLite in the PostgreSQL pass too): here
+        // the plugins really run against the server.
+        if ShopshSandbox.onPostgres { sandbox.environment["SHOPSH_STORE"] = try sandbox.serverShop() }
+    }
+
+    /// The description most test plugins give: one command `list` with a CATEGORY and --threshold.
+    static func description(_ name: String, protocolVersion: Int = 1) -> String {
+        #"{"protocol": \#(protocolVersion), "name": "\#(name)", "version": "1.2.3", "summary": "Test plugin \#(name)", "commands": [{"name": "list", "summary": "List rows", "arguments": [{"name": "category", "kind": "category", "optional": true}], "options": [{"name": "threshold", "kind": "integer", "summary": "At most this"}]}]}"#
+    }
+
+    /// Writes `shopsh-NAME`: `--shopsh-describe` runs `describe` (default: print the
+    /// description), anything else runs `body` with the command word shifted away.
+    @discardableResult
+    func plugin(_ name: String, describe: String? = nil, body: String, executable: Bool = true) throws -> String {
+        let path = folder.appendingPathComponent("shopsh-" + name).path
+        let script = """
+            #!/bin/sh
+            if [ "$1" = "--shopsh-describe" ]; then
+            \(describe ?? "cat <<'JSON'\n\(Self.description(name))\nJSON")
+            exit 0
+            fi
+            shift
+            \(body)
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
+        return path
+    }
+
+    /// The good plugin: three rows with text, integer, decimal, bool, null and list values.
+    func threeRows() throws {
+        try plugin("rows", body: """
+            printf '%s\\n' '{"name": "Lipstick", "stock": 3, "price": 12.50, "active": true, "tags": ["red", "matte"]}'
+            printf '%s\\n' '{"name": "=1+2", "stock": 0, "price": 0.99, "active": false, "tags": []}'
+            printf '%s\\n' '{"stock": 7, "name": "Comma, \\"quoted\\"", "price": 100, "active": null, "tags": ["x"]}'
+            """)
+    }
+
+    func run(_ arguments: [String], timeLimit: Double = 60) throws -> ShopshSandbox.Result {
+        try sandbox.run(arguments, stdinData: Data(), timeLimit: timeLimit)
+    }
+}
+
+@Suite struct ExternalPluginTests {
+    @Test func rowsRenderInEveryFormat() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        let json = try plugins.run(["-c", "rows list -o json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
+        #expect(rows.count == 3)
+        #expect(rows.map { $0["name"] as? String } == ["Lipstick", "=1+2", "Comma, \"quoted\""])
+        #expect(rows.map { ($0["stock"] as? NSNumber)?.intValue } == [3, 0, 7])
+        #expect(json.stdout.contains("12.50"), "decimals keep their digits: \(json.stdout)")
+        #expect(rows[0]["tags"] as? [String] == ["red", "matte"])
+        #expect(rows[2]["active"] is NSNull)
+
+        let csv = try plugins.run(["-c", "rows list -o csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        #expect(reader.headerRow == ["name", "stock", "price", "active", "tags"])
+        var names: [String] = []
+        while let row = reader.next() { names.append(row[0]) }
+        #expect(names.count == 3)
+        #expect(names[1] != "=1+2", "a formula cell is defused as in built-in csv output: \(names)")
+        #expect(names[2] == "Comma, \"quoted\"")
+
+        let fields = try plugins.run(["-c", "rows list -o tsv --fields stock,name --no-header"])
+        #expect(fields.status == 0, "\(fields.stderr)")
+        #expect(fields.stdout.split(separator: "\n").first == "3\tLipstick")
+
+        let ndjson = try plugins.run(["-o", "ndjson", "-c", "rows list --threshold 5 Beauty"])
+        #expect(ndjson.status == 0, "\(ndjson.stderr)")
+        #expect(ndjson.stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test func thePluginGetsTheStoreTheOperatorAndTheBinary() throws {
+        let plugins = try PluginSandbox()
+        try plugins.plugin("env", body: #"""
+            printf '{"protocol": "%s", "store": "%s", "operator": "%s", "bin": "%s", "user": "%s", "args": "%s", "readonly": "%s"}\n' \
+              "$SHOPSH_PROTOCOL" "$SHOPSH_STORE" "$SHOPSH_OPERATOR" "$SHOPSH_BIN" "${SHOPSH_USER-unset}" "$*" "${SHOPSH_READ_ONLY-}"
+            """#)
+        let result = try plugins.run(["-c", "env list --threshold 4 -o json beauty"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = try #require((try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: String]])?.first)
+        #expect(row["protocol"] == "1")
+        #expect(row["args"] == "--threshold 4 beauty", "the output flags stay with the shell")
+        #expect(row["user"] == "unset")
+        // The store this sandbox's shopsh uses: a server URL (without a password) or the file.
+        let store = row["store"] ?? ""
+        #expect(store == plugins.sandbox.environment["SHOPSH_STORE"] ?? plugins.sandbox.storePath, "\(store)")
+        #expect(!store.contains(":@"))
+        #expect(!(row["operator"] ?? "").isEmpty)
+        #expect(FileManager.default.isExecutableFile(atPath: row["bin"] ?? ""), "\(row)")
+        #expect(row["readonly"] == "")
+        let readOnly = try plugins.run(["--read-only", "-c", "env list -o json"])
+        #expect(readOnly.status == 0, "\(readOnly.stderr)")
+        let readOnlyRow = (try JSONSerialization.jsonObject(with: readOnly.stdoutData) as? [[String: String]])?.first
+        #expect(readOnlyRow?["readonly"] == "1", "a read-only session's plugin calls shopsh read-only")
+    }
+
+    @Test func aPluginReadsTheShopThroughShopshItself() throws {
+        let plugins = try PluginSandbox()
+        try plugins.plugin("top", body: #"exec "$SHOPSH_BIN" -o ndjson -c 'products list --limit 3 --fields id,title'"#)
+        let result = try plugins.run(["-c", "top list -o json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
+        #expect(rows.count == 3)
+        #expect(rows.first?["title"] is String)
+    }
+
+    /// Each hostile plugin: exit status 1, exactly one error line naming it, and the next
+    /// command of the batch still runs (`--continue-on-error`).
+    @Test(arguments: [
+        ("crash", "kill -SEGV $$", "crash: killed by"),
+        ("exit3", "echo 'first line' >&2; echo 'out of paper' >&2; exit 3", "exit3: out of paper"),
+        ("silent", "exit 3", "silent: exited with status 3"),
+        ("badjson", #"echo '{"a": 1}'; echo '{"a":'"#, "badjson: output line 2 is not valid JSON"),
+        ("notutf8", #"printf '{"a": "\377"}\n'"#, "notutf8: output line 1 is not UTF-8"),
+        ("notflat", #"echo '{"a": {"b": 1}}'"#, "notflat: output line 1: \"a\" is an object"),
+        ("flood", "head -c 10000000 /dev/zero | tr '\\0' x; sleep 100", "flood: output line 1 is longer than"),
+    ])
+    func aHostilePluginIsOneErrorLine(name: String, body: String, message: String) throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        try plugins.plugin(name, body: body)
+        let started = Date()
+        let result = try plugins.run(["--continue-on-error", "-c", "\(name) list\nrows list -o ndjson"])
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(!result.timedOut && !result.signalled)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.contains("Lipstick"), "the next command ran: \(result.stdout)")
+    }
+
+    @Test func aDescribeThatHangsIsSkippedWithinTwoSeconds() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        try plugins.plugin("hang", describe: "sleep 100", body: "true")
+        let started = Date()
+        let result = try plugins.run(["--continue-on-error", "-c", "hang list\nrows list -o ndjson"])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("did not finish within 2 s"), "\(result.stderr)")
+        #expect(result.stdout.contains("Lipstick"))
+    }
+
+    @Test func anUnknownProtocolIsRefusedNamingTheOnesSpoken() throws {
+        let plugins = try PluginSandbox()
+        try plugins.plugin("future", describe: "echo '\(PluginSandbox.description("future", protocolVersion: 2))'", body: "true")
+        let result = try plugins.run(["-c", "future list"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("protocol 2 is not one this shopsh speaks (it speaks 1)"), "\(result.stderr)")
+    }
+
+    @Test func wrongUseIsAUsageError() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        for line in ["rows nosuch", "rows list --nosuch 1", "rows list --threshold many", "rows list a b"] {
+            let result = try plugins.run(["-c", line])
+            #expect(result.status == 2, "\(line): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(line): \(result.stderr)")
+        }
+        let unknown = try plugins.run(["-c", "nosuchplugin"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown command"))
+    }
+
+    @Test func helpShowsTheDescription() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        for line in ["help rows", "rows --help", "rows"] {
+            let result = try plugins.run(["-c", line])
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            #expect(result.stdout.contains("Test plugin rows"), "\(line): \(result.stdout)")
+            #expect(result.stdout.contains("--threshold INTEGER"), "\(line): \(result.stdout)")
+            #expect(result.stdout.contains("[CATEGORY]"), "\(line): \(result.stdout)")
+        }
+        let all = try plugins.run(["-c", "help"])
+        #expect(all.stdout.contains("External plugins:"))
+    }
+
+    @Test func pluginsListsBuiltInAndExternalWithTheirStatus() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        try plugins.plugin("products", body: "true")
+        try plugins.plugin("noexec", body: "true", executable: false)
+        try plugins.plugin("broken", describe: "echo 'not json'", body: "true")
+        let result = try plugins.run(["-c", "plugins -o json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
+        let external = Dictionary(uniqueKeysWithValues: rows.filter { $0["kind"] as? String == "external" }
+            .compactMap { row in (row["name"] as? String).map { ($0, row) } })
+        #expect(external["rows"]?["status"] as? String == "ok")
+        #expect(external["rows"]?["version"] as? String == "1.2.3")
+        #expect(external["products"]?["status"] as? String == "shadowed by a built-in")
+        #expect(external["noexec"]?["status"] as? String == "not executable")
+        #expect((external["broken"]?["status"] as? String)?.hasPrefix("describe failed: ") == true)
+        #expect(rows.contains { $0["name"] as? String == "products" && $0["kind"] as? String == "built-in" })
+        #expect(result.stderr.contains("shadowed"), "a warning for each plugin that cannot run: \(result.stderr)")
+        // The built-in still runs.
+        #expect(try plugins.run(["-c", "products show 1 --fields id -o csv --no-header"]).stdout == "1\r\n")
+        for format in ["table", "csv", "tsv", "ndjson"] {
+            #expect(try plugins.run(["-c", "plugins -o \(format)"]).status == 0)
+        }
+    }
+
+    @Test func completionOffersPluginsCommandsOptionsAndLiveValues() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        _ = try plugins.sandbox.ok("products show 1")   // __complete never creates the default store
+        func complete(_ words: String...) throws -> [String] {
+            try plugins.run(["__complete"] + words).stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("ro").contains("rows"))
+        #expect(try complete("rows", "") == ["list"])
+        #expect(try complete("rows", "list", "--th") == ["--threshold"])
+        #expect(try complete("rows", "list", "-o", "cs") == ["csv"])
+        let categories = try complete("rows", "list", "--threshold", "5", "")
+        #expect(categories.contains("beauty"), "\(categories)")
+        #expect(try complete("rows", "list", "beauty", "").isEmpty)
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func ctrlCStopsAHangingPluginAndItsGroup() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        try plugins.plugin("hang", body: "sleep 100 & echo '{\"child\": '$!'}'; sleep 100")
+        let terminal = TerminalSession(sandbox: plugins.sandbox)
+        try terminal.start()
+        try terminal.send("hang list -o ndjson --no-pager", "Enter")
+        let shown = try terminal.waitFor { $0.contains("{\"child\":") }
+        let child = shown.split(separator: "\n").first { $0.contains("{\"child\":") }
+            .flatMap { line in pid_t(line.filter(\.isNumber)) }
+        try terminal.send("C-c")
+        try terminal.waitFor { $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
+            .hasSuffix(">") == true && $0.contains("interrupted") }
+        try terminal.send("rows list --fields name", "Enter")
+        try terminal.waitFor { $0.contains("Lipstick") }
+        if let child {
+            for _ in 0..<200 where TerminalSession.isRunning(child) { usleep(10_000) }
+            #expect(!TerminalSession.isRunning(child), "the plugin's background child was stopped too")
+        }
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func tabAtThePromptCompletesAPluginAndItsLiveArguments() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        _ = try plugins.sandbox.ok("products show 1")   // create the demo shop first
+        let terminal = TerminalSession(sandbox: plugins.sandbox)
+        try terminal.start()
+        try terminal.send("row", "Tab")
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows") }
+        try terminal.send("li", "Tab", "--threshold 5 fra", "Tab")
+        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows list --threshold 5 fragrances") }
+    }
+
+    @Test func aChangedPluginIsDescribedAgain() throws {
+        let plugins = try PluginSandbox()
+        try plugins.threeRows()
+        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 1.2.3"))
+        try plugins.plugin("rows", describe: "echo '\(PluginSandbox.description("rows").replacingOccurrences(of: "1.2.3", with: "2.0.0"))'",
+                           body: "true")
+        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 2.0.0"))
+    }
+
+    @Test func aBatchEndedByASignalEndsItsPluginToo() throws {
+        let plugins = try PluginSandbox()
+        let pidFile = plugins.sandbox.root.appendingPathComponent("plugin.pid").path
+        try plugins.plugin("hang", body: "echo $$ > '\(pidFile)'; exec sleep 100")
+        let started = Date()
+        // Spawn, not the sandbox's run: a test thread's blocked signals would be inherited.
+        let result = try Spawn.run("/usr/bin/timeout", ["-s", "INT", "3", ShopshBinary.url.path, "-c", "hang list"],
+                                   environment: plugins.sandbox.environment)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(result.status != 0)
+        let pid = try #require(pid_t(((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)),
+                               "\(result.status) \(result.output)")
+        for _ in 0..<200 where TerminalSession.isRunning(pid) { usleep(10_000) }
+        #expect(!TerminalSession.isRunning(pid), "the plugin's process group got the signal too")
+    }
+}
