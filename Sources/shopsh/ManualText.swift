@@ -191,6 +191,20 @@ enum ManualText {
             output format (\fBbefore\fR and \fBafter\fR are JSON objects).
             Nobody but the store's owner can alter the log: on PostgreSQL operators may only insert
             into it; on SQLite triggers refuse to update or delete its rows.
+            .SH "EXTERNAL PLUGINS"
+            An executable named \fBshopsh\-\fR\fIname\fR becomes the command \fIname\fR. It is looked for in
+            the folders of \fBSHOPSH_PLUGIN_PATH\fR (colon\-separated), then
+            \fI$XDG_DATA_HOME/shopsh/plugins\fR, then \fBPATH\fR; built\-in commands always win.
+            \fBshopsh\-\fR\fIname\fR \fB\-\-shopsh\-describe\fR prints its commands, arguments and options
+            (cached by path, size and mtime); \fIname command\fR ... runs it in its own process group with
+            \fBSHOPSH_PROTOCOL\fR, \fBSHOPSH_STORE\fR, \fBSHOPSH_USER\fR, \fBSHOPSH_OPERATOR\fR and
+            \fBSHOPSH_BIN\fR set, and renders the NDJSON rows it prints with the usual \fB\-o\fR,
+            \fB\-\-fields\fR and \fB\-\-no\-header\fR. Tab completes its arguments from the store;
+            \fBhelp\fR \fIname\fR shows its description; \fBplugins\fR lists every plugin with its
+            version, path and status. A plugin that fails, crashes, hangs (Ctrl\-C stops its process
+            group) or prints something else than rows costs one error line, \fIname\fR\fB:\fR \fImessage\fR.
+            The contract is \fIplugins/PROTOCOL.md\fR in the source tree; examples are in
+            \fIplugins/external\fR.
             .SH "EXIT STATUS"
             .TP
             .B 0

@@ -16,10 +16,6 @@ final class PluginSandbox {
         folder = sandbox.root.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         sandbox.environment["SHOPSH_PLUGIN_PATH"] = folder.path
-        // ShopshSandbox.init makes the server shop but sets SHOPSH_STORE on a local copy of its
-        // environment only (so its other tests run on SQLite in the PostgreSQL pass too): here
-        // the plugins really run against the server.
-        if ShopshSandbox.onPostgres { sandbox.environment["SHOPSH_STORE"] = try sandbox.serverShop() }
     }
 
     /// The description most test plugins give: one command `list` with a CATEGORY and --threshold.

@@ -28,7 +28,7 @@ final class ShopshSandbox: @unchecked Sendable {
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "NO_COLOR", "COLUMNS"] { environment.removeValue(forKey: key) }
         self.environment = environment
-        if Self.onPostgres { environment["SHOPSH_STORE"] = try serverShop() }
+        if Self.onPostgres { self.environment["SHOPSH_STORE"] = try serverShop() }
     }
 
     deinit {
