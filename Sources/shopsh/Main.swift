@@ -112,6 +112,7 @@ enum Main {
             return InteractiveLoop(shell: shell, storeLocation: store.location, environment: environment).run()
         }
         let run = RunScope(atomic: global.atomic, dryRun: global.dryRun)
+        session.runsInOneTransaction = global.atomic || global.dryRun
         let services: ShopServices
         switch run.begin(on: store) {
         case .success(let runServices): services = runServices.masked(for: store.identity.role)

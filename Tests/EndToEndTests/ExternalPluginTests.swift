@@ -124,6 +124,20 @@ final class PluginSandbox {
         #expect(rows.first?["title"] is String)
     }
 
+    /// A plugin's writes through shopsh could not join an --atomic or --dry-run run's transaction:
+    /// there its shopsh calls are read-only, so a dry run changes nothing, even through a plugin.
+    @Test func aDryRunsPluginCannotWriteThroughShopsh() throws {
+        let plugins = try PluginSandbox()
+        try plugins.plugin("writer", body: #"exec "$SHOPSH_BIN" -o ndjson -c 'basket add emilys 1'"#)
+        let before = try plugins.sandbox.ok("basket show emilys -o json")
+        for flag in ["--dry-run", "--atomic"] {
+            let result = try plugins.run([flag, "-c", "writer list"])
+            #expect(result.status == 1 && result.stderr.contains("read-only"), "\(flag): \(result.stderr)")
+        }
+        #expect(try plugins.sandbox.ok("basket show emilys -o json") == before)
+        #expect(try plugins.run(["-c", "writer list"]).status == 0, "outside a run the plugin writes")
+    }
+
     /// Each hostile plugin: exit status 1, exactly one error line naming it, and the next
     /// command of the batch still runs (`--continue-on-error`).
     @Test(arguments: [

@@ -57,7 +57,8 @@ enum ExternalCommand {
     /// the URL without its password: the plugin's own `shopsh` call finds the password where
     /// this one did (PGPASSWORD, ~/.pgpass), so it is never put in an environment that `ps e`
     /// shows. Unset variables are removed, so a stale `SHOPSH_USER` from outside never leaks in.
-    /// `SHOPSH_READ_ONLY=1` in a read-only session makes the plugin's shopsh calls read-only.
+    /// `SHOPSH_READ_ONLY=1` in a read-only session, and in an `--atomic` or `--dry-run` run, makes
+    /// the plugin's shopsh calls read-only.
     static func environment(for context: CommandContext) -> [String: String] {
         var environment = context.environment
         let session = context.session
@@ -67,8 +68,9 @@ enum ExternalCommand {
         environment["SHOPSH_OPERATOR"] = session.identity.name
         environment["SHOPSH_BIN"] = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first
-        // A read-only session's plugins may not write through shopsh either.
-        environment["SHOPSH_READ_ONLY"] = session.identity.readOnlyReason == nil ? nil : "1"
+        // A read-only session's plugins may not write through shopsh either; nor may those of an
+        // --atomic or --dry-run run: their writes would escape its one transaction.
+        environment["SHOPSH_READ_ONLY"] = session.identity.readOnlyReason == nil && !session.runsInOneTransaction ? nil : "1"
         // The plugin's own shopsh calls choose their format (`-o ndjson`); the operator's default
         // format is for the operator's terminal.
         environment["SHOPSH_FORMAT"] = nil

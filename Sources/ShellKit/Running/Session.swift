@@ -26,6 +26,9 @@ public final class Session: @unchecked Sendable {
     public var pager = true
     /// Who is at the shell, their role, and whether the session is read-only.
     public let identity: OperatorIdentity
+    /// Whether the batch is one transaction (`--atomic`, `--dry-run`): what another process would
+    /// write (an external plugin through shopsh) could not join it.
+    public var runsInOneTransaction = false
 
     public init(storeName: String, identity: OperatorIdentity, environment: [String: String]) {
         self.storeName = storeName
