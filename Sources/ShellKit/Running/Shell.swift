@@ -215,13 +215,8 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// The command as the audit log keeps it: its words, quoted where needed, secrets as `***`.
     static func auditText(_ words: [String]) -> String {
-        let plain = words.map { word in
-            word.isEmpty || word.unicodeScalars.contains(where: { !Self.plainWordScalars.contains($0) }) ? LineParser.quoted(word) : word
-        }.joined(separator: " ")
-        return CommandSecrets.masked(plain)
+        CommandSecrets.masked(words.map(LineParser.quotedIfNeeded).joined(separator: " "))
     }
-
-    private static let plainWordScalars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._,:/=+-%".unicodeScalars)
 
     // MARK: - Batches
 
