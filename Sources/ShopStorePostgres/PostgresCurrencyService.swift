@@ -10,10 +10,6 @@ import ShopCore
 struct PostgresCurrencyService: CurrencyService {
     let database: PostgresDatabase
 
-    /// How many rates one INSERT carries (as arrays, one round trip each): the full ECB history is
-    /// over 200,000 of them.
-    static let ratesPerStatement = 5_000
-
     func currencies() async throws -> [CurrencyInfo] {
         try await database.read("listing currencies") { connection in
             var list: [CurrencyInfo] = []
@@ -99,28 +95,18 @@ struct PostgresCurrencyService: CurrencyService {
         }
     }
 
-    /// Stores `rates` in one transaction, a later rate of the same date and code replacing an
-    /// earlier one (in the store or in `rates`), as the SQLite store's `INSERT OR REPLACE` does.
-    /// Returns how many rates were given.
+    /// Stores `rates` in one transaction through the server's `shopsh_store_rates` (a later rate
+    /// of the same date and code replacing an earlier one, in the store or in `rates`, as the
+    /// SQLite store's `INSERT OR REPLACE` does; one audit row for them all). Returns how many
+    /// rates were given.
     func storeRates(_ rates: [CurrencyRate]) async throws -> Int {
         for rate in rates { _ = try CalendarDay.validate(rate.date, for: "the \(rate.currency) rate's date") }
-        // One row per (code, date), the last given winning: one INSERT … ON CONFLICT may not touch a row twice.
-        var latest: [String: Int] = [:]
-        for (index, rate) in rates.enumerated() { latest[rate.currency + " " + rate.date] = index }
-        let kept = rates.indices.filter { latest[rates[$0].currency + " " + rates[$0].date] == $0 }.map { rates[$0] }
-        try await database.write("storing rates") { connection in
-            for start in stride(from: kept.startIndex, to: kept.endIndex, by: Self.ratesPerStatement) {
-                let batch = kept[start..<min(start + Self.ratesPerStatement, kept.endIndex)]
-                try await connection.query("""
-                    INSERT INTO currency_rates (date, code, rate)
-                    SELECT * FROM unnest(\(batch.map(\.date))::text[]::date[], \(batch.map(\.currency))::text[],
-                                         \(batch.map(\.storedText))::text[]::numeric[])
-                    ON CONFLICT (code, date) DO UPDATE SET rate = EXCLUDED.rate
-                    """, logger: database.logger)
-            }
-            if !rates.isEmpty {
-                try await PostgresAuditLog.record(.rates(rates, stored: rates.count), on: connection, logger: database.logger)
-            }
+        guard !rates.isEmpty else { return 0 }
+        try await database.write("storing rates", action: "import") { connection in
+            _ = try await connection.query("""
+                SELECT shopsh_store_rates(\(rates.map(\.date))::text[]::date[], \(rates.map(\.currency))::text[],
+                                          \(rates.map(\.storedText))::text[]::numeric[])
+                """, logger: database.logger).collect()
         }
         return rates.count
     }

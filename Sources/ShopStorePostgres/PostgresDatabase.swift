@@ -61,12 +61,20 @@ struct PostgresDatabase: Sendable {
     /// the server and `body` runs again (at most `maxAttempts` times, waiting 10, 20, 40… ms).
     /// In a run, `body` runs once, in a savepoint: its failure undoes only its own changes.
     /// `needs`: the least role the server lets make this change (named when it refuses).
-    func write<T: Sendable>(_ what: String, needs: OperatorRole = .admin,
+    /// `action`: shopsh's word for the change (`add`, `stock`, …), which the server's audit rows
+    /// record with the command being run (`AuditContext`); nil for a change that is not audited
+    /// (a seed, which the owner marks as such).
+    func write<T: Sendable>(_ what: String, needs: OperatorRole = .admin, action: String?,
                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         if let run {
             do {
                 let leased = try run.connectionInTransaction()
-                return try await watching(leased) { try await run.inSavepoint(body) }
+                return try await watching(leased) {
+                    try await run.inSavepoint { connection in
+                        try await Self.name(action, on: connection, logger: logger)
+                        return try await body(connection)
+                    }
+                }
             } catch {
                 throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
@@ -76,7 +84,10 @@ struct PostgresDatabase: Sendable {
             do {
                 return try await connections.withConnection { leased in
                     try await watching(leased) {
-                        try await Self.inTransaction(leased.connection, logger: logger, body)
+                        try await Self.inTransaction(leased.connection, logger: logger) { connection in
+                            try await Self.name(action, on: connection, logger: logger)
+                            return try await body(connection)
+                        }
                     }
                 }
             } catch {
@@ -88,6 +99,16 @@ struct PostgresDatabase: Sendable {
                 throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
+    }
+
+    /// Tells the server's audit triggers (PostgresServerRules) which command makes the changes that
+    /// follow in this transaction, and shopsh's word for them: two transaction-local settings.
+    static func name(_ action: String?, on connection: PostgresConnection, logger: Logger) async throws {
+        guard let action else { return }
+        let command = AuditContext.current?.command ?? ""
+        _ = try await connection.query("""
+            SELECT set_config('shopsh.command', \(command), true), set_config('shopsh.action', \(action), true)
+            """, logger: logger).collect()
     }
 
     /// Runs `body`, which queries on `leased`; should the operator press Ctrl-C meanwhile, the

@@ -70,6 +70,14 @@ enum PostgresErrors {
         return .storage("PostgreSQL, \(what): \(error)")
     }
 
+    /// How every refusal for want of a privilege begins.
+    static let permissionDenied = "permission denied by the server"
+
+    /// Whether `error` is the server's refusal for want of a privilege (as `refusal` words it).
+    static func isPermissionRefusal(_ error: ShopError) -> Bool {
+        error.message.hasPrefix(permissionDenied)
+    }
+
     /// SQLSTATE 42501 (insufficient_privilege) and 25006 (read_only_sql_transaction) as one line
     /// naming the operator and the role needed, without the server's words (they may quote SQL);
     /// nil for any other state.
@@ -81,10 +89,10 @@ enum PostgresErrors {
         // A role below the one needed is refused for that, even when its read-only transaction
         // was what the server noticed first.
         if let needs, state == "42501" || (identity.map { $0.role < needs } ?? false) {
-            return .conflict("permission denied by the server, \(what): \(who) may not do that (it needs the \(needs.serverRoleName) role)\(outcome)")
+            return .conflict("\(permissionDenied), \(what): \(who) may not do that (it needs the \(needs.serverRoleName) role)\(outcome)")
         }
         if state == "42501" {
-            return .conflict("permission denied by the server, \(what): \(who) may not do that\(outcome)")
+            return .conflict("\(permissionDenied), \(what): \(who) may not do that\(outcome)")
         }
         let reason = identity?.readOnlyReason.map { "this session is read-only (\($0))" }
             ?? "the server allows only reads here (a hot standby, or default_transaction_read_only)"

@@ -50,7 +50,7 @@ struct PostgresFavoritesService: FavoritesService {
 
     func addFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        return try await database.write("adding a favourite", needs: .support) { connection in
+        return try await database.write("adding a favourite", needs: .support, action: "add") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             let rows = try await connection.query("""
@@ -59,16 +59,15 @@ struct PostgresFavoritesService: FavoritesService {
                 """, logger: database.logger)
             var added = false
             for try await _ in rows { added = true }
-            return try await Self.recorded(added, userID, productID, isFavourite: true, connection, logger: database.logger)
+            return added
         }
     }
 
     func removeFavorite(_ user: String, product: String) async throws -> Bool {
-        try await database.write("removing a favourite", needs: .support) { connection in
+        try await database.write("removing a favourite", needs: .support, action: "remove") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
-            let removed = try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
-            return try await Self.recorded(removed, userID, productID, isFavourite: false, connection, logger: database.logger)
+            return try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
         }
     }
 
@@ -76,21 +75,17 @@ struct PostgresFavoritesService: FavoritesService {
     /// leaves it (the product is a favourite either way).
     func toggleFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        return try await database.write("toggling a favourite", needs: .support) { connection in
+        return try await database.write("toggling a favourite", needs: .support, action: "toggle") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             if try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger) {
-                return try await !Self.recorded(true, userID, productID, isFavourite: false, connection, logger: database.logger)
+                return false
             }
-            var added = false
-            for try await _ in try await connection.query("""
+            // When another toggle added it meanwhile, this one changes nothing (and the server records nothing).
+            try await connection.query("""
                 INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(userID), \(productID), \(stamp)::timestamptz)
-                ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: database.logger) {
-                added = true
-            }
-            // When another toggle added it meanwhile, this one changed nothing and records nothing.
-            _ = try await Self.recorded(added, userID, productID, isFavourite: true, connection, logger: database.logger)
+                ON CONFLICT DO NOTHING
+                """, logger: database.logger)
             return true
         }
     }
@@ -121,16 +116,6 @@ struct PostgresFavoritesService: FavoritesService {
         let owner = try await PostgresUserLookup.find(connection, user, source: source, logger: logger)
         let item = try await PostgresProductService.find(connection, product, logger: logger)
         return (owner.id, item.id)
-    }
-
-    /// Records the change when there was one (`changed`); returns `changed`.
-    static func recorded(_ changed: Bool, _ userID: Int64, _ productID: Int64, isFavourite: Bool,
-                         _ connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        if changed {
-            try await PostgresAuditLog.record(.favourite(userID: userID, productID: productID, isFavourite: isFavourite),
-                                              on: connection, logger: logger)
-        }
-        return changed
     }
 
     /// Deletes one favourite; whether there was one.

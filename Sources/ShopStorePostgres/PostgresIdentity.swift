@@ -45,6 +45,8 @@ enum PostgresIdentity {
     struct Found {
         var identity: OperatorIdentity
         var warnings: [String]
+        /// Whether the login is a member of a shopsh role (or the owner, or a superuser).
+        var hasShopRole = true
     }
 
     /// Asks the server who logged in, in one round trip (an unreachable server, a wrong password or
@@ -75,16 +77,25 @@ enum PostgresIdentity {
                       requestedReadOnly: Bool) -> Found {
         let role = OperatorRole(rawValue: roleText) ?? .viewer
         var warnings: [String] = []
-        if OperatorRole(rawValue: roleText) == nil {
-            let roles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
-            warnings.append("\(name) has none of the roles \(roles): shopsh treats it as a viewer (read-only); a DBA grants one, e.g. GRANT \(OperatorRole.support.serverRoleName) TO \(quotedIdentifier(name));")
+        let hasShopRole = OperatorRole(rawValue: roleText) != nil
+        if !hasShopRole {
+            warnings.append("\(name) has none of the roles \(roleNames): shopsh treats it as a viewer (read-only); a DBA grants one, e.g. GRANT \(OperatorRole.support.serverRoleName) TO \(quotedIdentifier(name));")
         }
         let reason: String? = if requestedReadOnly { "--read-only" }
             else if role == .viewer { OperatorIdentity.viewerReadOnlyReason }
             else if inRecovery { "a hot standby (read-only replica)" }
             else if readOnlyDefault { "the server's default_transaction_read_only" }
             else { nil }
-        return Found(identity: OperatorIdentity(name: name, role: role, readOnlyReason: reason), warnings: warnings)
+        return Found(identity: OperatorIdentity(name: name, role: role, readOnlyReason: reason), warnings: warnings,
+                     hasShopRole: hasShopRole)
+    }
+
+    /// The shopsh group roles, weakest first, as a list for people.
+    static let roleNames = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
+
+    /// A login with no shopsh role that the server lets read nothing of the shop: which grant it lacks.
+    static func noShopRole(_ name: String, doing what: String) -> ShopError {
+        .conflict("\(name) has none of the roles \(roleNames) and may not read this shop (the server refused \(what)): a DBA grants one, e.g. GRANT \(OperatorRole.viewer.serverRoleName) TO \(quotedIdentifier(name));")
     }
 
     /// `name` as SQL writes a role: bare when it is a plain lower-case identifier, else in double quotes.

@@ -1,6 +1,6 @@
 // PostgresOrderService: orders on PostgreSQL. Orders are made by checkout (PostgresBasketService);
-// here they are listed (streamed row by row), shown, moved through their statuses (cancelling
-// restocks, with the order's row locked so it restocks once) and counted.
+// here they are listed (streamed row by row), shown, moved through their statuses (by the server's
+// shopsh_set_order_status: cancelling restocks, under the order's lock, once) and counted.
 
 import Logging
 import PostgresNIO
@@ -61,29 +61,23 @@ struct PostgresOrderService: OrderService {
         }
     }
 
+    /// Checks the move with ShopCore's rule (so that a refusal says which moves are allowed), then
+    /// has the server make it (`shopsh_set_order_status`: the status machine again, under the
+    /// order's lock; cancelling restocks what the order took, once; one audit row).
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
-        let stamp = database.clock.timestamp()
-        return try await database.write("changing an order's status", needs: .support) { connection in
+        try await database.write("changing an order's status", needs: .support, action: "status") { connection in
             let logger = database.logger
-            // Locked, so that two cancels at once restock once: the second sees it cancelled.
-            let order = try await Self.find(connection, id, lock: true, logger: logger)
+            let order = try await Self.find(connection, id, logger: logger)
             try order.status.checkMove(to: status, order: id)
-            if status == .cancelled {
-                // Cancelled and the goods put back on the shelf (those whose product still exists),
-                // through the one function that may restock: support may not change stock directly.
-                var cancelled = false
-                for try await done in try await connection.query("""
-                    SELECT shopsh_cancel_order(\(id), \(stamp)::timestamptz)
-                    """, logger: logger).decode(Bool.self) {
-                    cancelled = done
+            do {
+                _ = try await connection.query("SELECT shopsh_set_order_status(\(id), \(status.rawValue))", logger: logger).collect()
+            } catch let error as PSQLError {
+                switch error.serverInfo?[.sqlState] {
+                case PostgresServerRules.noSuchOrder: throw ShopError.notFound("no order \(id)")
+                case PostgresServerRules.notAllowedMove: throw ShopError.conflict("order \(id) changed meanwhile; look at it again")
+                default: throw error
                 }
-                guard cancelled else { throw ShopError.conflict("order \(id) changed meanwhile; look at it again") }
-            } else {
-                try await connection.query("""
-                    UPDATE orders SET status = \(status.rawValue), updated_at = \(stamp)::timestamptz WHERE id = \(id)
-                    """, logger: logger)
             }
-            try await PostgresAuditLog.record(.orderStatus(id: id, before: order.status, after: status), on: connection, logger: logger)
             return try await Self.find(connection, id, logger: logger)
         }
     }
@@ -118,12 +112,11 @@ struct PostgresOrderService: OrderService {
 
     // MARK: - Shared SQL (checkout reads its new order back through this)
 
-    /// The order `id` with its lines; `lock` reads the order's row `FOR UPDATE`.
-    static func find(_ connection: PostgresConnection, _ id: Int64, lock: Bool = false, logger: Logger) async throws -> Order {
-        let locking = lock ? " FOR UPDATE OF o" : ""
+    /// The order `id` with its lines.
+    static func find(_ connection: PostgresConnection, _ id: Int64, logger: Logger) async throws -> Order {
         var found: Order?
         for try await row in try await connection.query(
-            "SELECT \(unescaped: columns)\(unescaped: from) WHERE o.id = \(id)\(unescaped: locking)", logger: logger
+            "SELECT \(unescaped: columns)\(unescaped: from) WHERE o.id = \(id)", logger: logger
         ).decode(OrderRow.self) {
             found = try order(row)
         }

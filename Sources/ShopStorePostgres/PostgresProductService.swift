@@ -81,36 +81,31 @@ struct PostgresProductService: ProductService {
     // MARK: - Writing
 
     func addProduct(_ new: NewProduct) async throws -> Product {
-        try await database.write("adding a product") { connection in
-            let added = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
-            try await PostgresAuditLog.record(.product("add", before: nil, after: added), on: connection, logger: database.logger)
-            return added
+        try await database.write("adding a product", action: "add") { connection in
+            try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
         }
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
-        return try await database.write("updating a product") { connection in
+        return try await database.write("updating a product", action: "update") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
-            let updated = try await Self.find(connection, String(product.id), logger: database.logger)
-            try await PostgresAuditLog.record(.product("update", before: product, after: updated), on: connection, logger: database.logger)
-            return updated
+            return try await Self.find(connection, String(product.id), logger: database.logger)
         }
     }
 
     func deleteProduct(_ reference: String) async throws -> Product {
-        try await database.write("deleting a product") { connection in
+        try await database.write("deleting a product", action: "delete") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await connection.query("DELETE FROM products WHERE id = \(product.id)", logger: database.logger)
-            try await PostgresAuditLog.record(.product("delete", before: product, after: nil), on: connection, logger: database.logger)
             return product
         }
     }
 
     /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
     func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
-        try await database.write("adjusting stock") { connection in
+        try await database.write("adjusting stock", action: "stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             let newStock = try change.applied(to: product)
             let stamp = database.clock.timestamp()
@@ -118,45 +113,36 @@ struct PostgresProductService: ProductService {
                                        logger: database.logger)
             var updated = product
             updated.stock = newStock
-            try await PostgresAuditLog.record(.product("stock", before: product, after: updated), on: connection, logger: database.logger)
             return updated
         }
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
-        try await database.write("importing products") { connection in
+        try await database.write("importing products", action: "import") { connection in
             var summary = ImportSummary(inserted: 0, updated: 0)
-            // One audit row per product, written together at the end (in this transaction).
-            var changes: [AuditChange] = []
+            let stamp = database.clock.timestamp()
             for (offset, new) in products.enumerated() {
                 do {
                     try ProductRules.check(new)
                     if let sku = new.sku, let existing = try await Self.id(connection, sku: sku, logger: database.logger) {
-                        let before = try await Self.find(connection, String(existing), logger: database.logger)
-                        // A record without a brand clears it.
-                        try await Self.apply(connection, ProductChanges(title: new.title, description: new.description,
-                                                                        category: new.category, brand: new.brand ?? "",
-                                                                        price: new.price, discount: new.discount,
-                                                                        stock: new.stock),
-                                             to: existing, stamp: database.clock.timestamp(), logger: database.logger)
+                        // Every field from the record, in one statement (one audit row); no brand clears it.
                         try await connection.query("""
-                            UPDATE products SET rating_hundredths = \(new.rating.hundredths), tags = \(StoredTags.encode(new.tags)),
-                                   minimum_order_quantity = \(new.minimumOrderQuantity)
+                            UPDATE products SET title = \(new.title), description = \(new.description), category = \(new.category),
+                                   brand = NULLIF(\(new.brand), ''), price_minor = \(new.price.minorUnits),
+                                   discount_hundredths = \(new.discount.hundredths), stock = \(new.stock),
+                                   rating_hundredths = \(new.rating.hundredths), tags = \(StoredTags.encode(new.tags)),
+                                   minimum_order_quantity = \(new.minimumOrderQuantity), updated_at = \(stamp)::timestamptz
                             WHERE id = \(existing)
                             """, logger: database.logger)
                         summary.updated += 1
-                        let after = try await Self.find(connection, String(existing), logger: database.logger)
-                        changes.append(.product("import", before: before, after: after))
                     } else {
-                        let added = try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
+                        try await Self.insert(connection, new, stamp: stamp, logger: database.logger)
                         summary.inserted += 1
-                        changes.append(.product("import", before: nil, after: added))
                     }
                 } catch let error as ShopError {
                     throw ShopError.invalidInput("record \(offset + 1): \(error.message)")
                 }
             }
-            try await PostgresAuditLog.record(changes, on: connection, logger: database.logger)
             return summary
         }
     }
@@ -165,6 +151,7 @@ struct PostgresProductService: ProductService {
 
     /// Inserts `new` with a free id (the one asked for when free) and SKU. Ids are allocated under
     /// a lock on the `shop_meta` row `application` (no sequence: imports bring their own ids).
+    @discardableResult
     static func insert(_ connection: PostgresConnection, _ new: NewProduct, stamp: String, logger: Logger) async throws -> Product {
         try ProductRules.check(new)
         if let sku = new.sku {

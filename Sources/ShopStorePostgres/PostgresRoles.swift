@@ -5,16 +5,16 @@
 //   role     reads                                         changes
 //   viewer   every table but users and audit_log, and      nothing
 //            users_masked / audit_log_masked instead
-//   support  + users (all but password_hash), audit_log    + basket_lines, favorites (all); audit_log
-//                                                          (INSERT of its own columns, inherited by admin);
-//                                                          orders, order_lines (INSERT);
-//                                                          orders (status, updated_at); the stock of
-//                                                          an order's products, only through
-//                                                          shopsh_take_order_stock/shopsh_cancel_order
-//   admin    + users' password hashes                      + every shop table (not audit_log)
+//   support  + users (all but password_hash), audit_log    + basket_lines, favorites; orders only through
+//                                                          shopsh_checkout (a customer's basket at the
+//                                                          catalogue's prices) and shopsh_set_order_status
+//                                                          (the status machine; cancelling restocks)
+//   admin    + users' password hashes                      + products, users, currencies, currency_rates,
+//                                                          shop_meta; rates also through shopsh_store_rates
 //
-// Nobody but the store's owner may UPDATE, DELETE or TRUNCATE audit_log. A DBA grants one role
-// to each login: `GRANT shopsh_support TO alice;`.
+// Nobody but the store's owner writes orders, order lines or the audit log directly: the server's
+// triggers record every change (PostgresServerRules). A DBA grants one role to each login:
+// `GRANT shopsh_support TO alice;`.
 
 import Logging
 import PostgresNIO
@@ -25,9 +25,16 @@ public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
     static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates"
 
+    /// The tables an admin may change directly (every change recorded by the server's triggers):
+    /// not orders and their lines, which change only through the operations below.
+    static let adminTables = "shop_meta, products, users, basket_lines, favorites, currencies, currency_rates"
+
     /// The functions through which support changes what it may not change directly: the basket's
-    /// row lock, and the stock of an order's products at checkout and cancel.
-    static let functions = "shopsh_lock_basket(BIGINT), shopsh_take_order_stock(BIGINT, TIMESTAMPTZ), shopsh_cancel_order(BIGINT, TIMESTAMPTZ)"
+    /// row lock, checkout and an order's status.
+    static let supportFunctions = "shopsh_lock_basket(BIGINT), shopsh_checkout(BIGINT), shopsh_set_order_status(BIGINT, TEXT)"
+
+    /// The functions only an admin may call: storing a file's exchange rates (one audit row).
+    static let adminFunctions = "shopsh_store_rates(DATE[], TEXT[], NUMERIC[])"
 
     /// The three group roles, weakest first, for statements (constant SQL).
     static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
@@ -51,23 +58,23 @@ public enum PostgresRoles {
             """,
             // Start from nothing, so that running it again re-applies exactly these grants.
             "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
-            "REVOKE ALL ON FUNCTION \(functions) FROM \(groupRoles)",
+            "REVOKE ALL ON FUNCTION \(supportFunctions), \(adminFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
                             schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
 
-            // support: the customers' data (never a password hash), baskets, favourites, checkout, order status.
+            // support: the customers' data (never a password hash), baskets, favourites; checkout and
+            // order status only through the owner's functions. Nobody writes the audit log: the server does.
             "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",
             "GRANT SELECT ON audit_log TO \(support)",
-            "GRANT INSERT (command, entity, entity_id, action, before, after) ON audit_log TO \(support)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON basket_lines, favorites TO \(support)",
-            "GRANT INSERT ON orders, order_lines TO \(support)",
-            "GRANT UPDATE (status, updated_at) ON orders TO \(support)",
-            "GRANT EXECUTE ON FUNCTION \(functions) TO \(support)",
-            // admin: every shop table; the audit log stays INSERT-only (inherited).
-            "GRANT SELECT, INSERT, UPDATE, DELETE ON \(shopTables) TO \(admin)",
+            "GRANT EXECUTE ON FUNCTION \(supportFunctions) TO \(support)",
+            // admin: the catalogue, the customers, the rates; orders stay the operations' (inherited).
+            "GRANT SELECT ON \(shopTables) TO \(admin)",
+            "GRANT INSERT, UPDATE, DELETE ON \(adminTables) TO \(admin)",
+            "GRANT EXECUTE ON FUNCTION \(adminFunctions) TO \(admin)",
         ]
     }
 

@@ -17,7 +17,8 @@ struct PostgresMigration: Sendable {
 enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "currencies", "currency_rates", "audit_log", "order_stock"]
+                             "currencies", "currency_rates", "audit_log", "order_stock",
+                             "operation_in_progress"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked"]
@@ -150,6 +151,7 @@ enum PostgresSchema {
             "CREATE INDEX currencies_code_prefix ON currencies (code COLLATE \"C\")",
         ]),
         PostgresMigration(version: 3, name: "v3: audit log", statements: PostgresAuditSchema.statements),
+        PostgresMigration(version: 4, name: "v4: the server holds the shop's rules", statements: PostgresServerRules.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.
@@ -194,7 +196,7 @@ enum PostgresSchema {
                 throw PostgresErrors.shopError(error, doing: "preparing the schema")
             }
         }
-        return try await database.write("migrating the schema") { connection in try await apply(connection, logger: logger) }
+        return try await database.write("migrating the schema", action: nil) { connection in try await apply(connection, logger: logger) }
     }
 
     /// For a read-only session, which never migrates: one line unless the schema is current.

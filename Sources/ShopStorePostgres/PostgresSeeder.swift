@@ -100,7 +100,7 @@ final class PostgresSeeder: ShopSeeder {
         } catch {
             throw (error as? ShopError) ?? .invalidInput("\(error)")
         }
-        let wrote = try await database.write("writing the seed") { connection -> Bool in
+        let wrote = try await database.write("writing the seed", action: nil) { connection -> Bool in
             try await seeder.write(on: connection, logger: database.logger)
         }
         return wrote ? value : nil
@@ -114,6 +114,9 @@ final class PostgresSeeder: ShopSeeder {
         ).decode(Int64.self) where count > 0 {
             return false
         }
+        // A seed is not an operator's change: the owner marks the transaction so that the audit
+        // triggers leave its rows out (only the owner may; PostgresServerRules).
+        try await connection.query("INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())", logger: logger)
         var baskets = CopyText()
         for key in basketOrder {
             baskets.row([String(key.user), String(key.product), String(basketQuantities[key] ?? 0), now])
@@ -164,6 +167,7 @@ final class PostgresSeeder: ShopSeeder {
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """, logger: logger)
         }
+        try await connection.query("DELETE FROM operation_in_progress WHERE xact = pg_current_xact_id()", logger: logger)
         return true
     }
 }

@@ -39,11 +39,14 @@ public final class PostgresStore: ShopStore {
                             readOnly: Bool = false, clock: ShopClock = .system,
                             interrupted: @escaping @Sendable () -> Bool = { false }) async throws(ShopError) -> PostgresStore {
         let store = PostgresStore(url: url, searchPath: searchPath, readOnly: readOnly, clock: clock, interrupted: interrupted)
+        var found: PostgresIdentity.Found?
         do {
-            let found = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly, doing: "connecting to \(store.location)")
-            store.database.session.identify(found.identity, warnings: found.warnings)
+            let identified = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly,
+                                                                 doing: "connecting to \(store.location)")
+            found = identified
+            store.database.session.identify(identified.identity, warnings: identified.warnings)
             if migrate {
-                if let reason = found.identity.readOnlyReason {
+                if let reason = identified.identity.readOnlyReason {
                     try await PostgresSchema.checkCurrent(store.database, readOnlyReason: reason)
                 } else {
                     try await PostgresSchema.migrate(store.database)
@@ -51,6 +54,10 @@ public final class PostgresStore: ShopStore {
             }
         } catch {
             store.close()
+            // A login with no shopsh role and no grant of its own: say which grant it lacks.
+            if let found, !found.hasShopRole, PostgresErrors.isPermissionRefusal(error) {
+                throw PostgresIdentity.noShopRole(found.identity.name, doing: "reading the schema version")
+            }
             throw error
         }
         return store

@@ -63,7 +63,7 @@ struct PostgresUserService: UserService {
     func addUser(_ new: NewUser) async throws -> User {
         let user = try UserRules.checked(new)
         let stamp = database.clock.timestamp()
-        return try await database.write("adding a user") { connection in
+        return try await database.write("adding a user", action: "add") { connection in
             // The id first: its lock also orders two adds of one name, so the later one is refused here.
             let id = try await Self.nextID(connection, logger: database.logger)
             try await Self.checkUnique(connection, username: user.username, email: user.email, except: nil, logger: database.logger)
@@ -73,9 +73,7 @@ struct PostgresUserService: UserService {
                         \(user.role.rawValue), 'active',
                         \(stamp)::timestamptz)
                 """, logger: database.logger)
-            let added = try await PostgresUserLookup.find(connection, String(id), logger: database.logger)
-            try await PostgresAuditLog.record(.user("add", before: nil, after: added), on: connection, logger: database.logger)
-            return added
+            return try await PostgresUserLookup.find(connection, String(id), logger: database.logger)
         }
     }
 
@@ -91,7 +89,7 @@ struct PostgresUserService: UserService {
         let setsPhone = changes.phone != nil
         let phone = try changes.phone.flatMap { try UserRules.phone($0) }
         let role = changes.role?.rawValue
-        return try await database.write("updating a user") { connection in
+        return try await database.write("updating a user", action: "update") { connection in
             let user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
             try await Self.checkUnique(connection, username: username, email: email, except: user.id, logger: database.logger)
             try await connection.query("""
@@ -104,23 +102,16 @@ struct PostgresUserService: UserService {
                     role = COALESCE(\(role), role)
                 WHERE id = \(user.id)
                 """, logger: database.logger)
-            let updated = try await PostgresUserLookup.find(connection, String(user.id), logger: database.logger)
-            try await PostgresAuditLog.record(.user("update", before: user, after: updated), on: connection, logger: database.logger)
-            return updated
+            return try await PostgresUserLookup.find(connection, String(user.id), logger: database.logger)
         }
     }
 
     func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
-        try await database.write("setting a user's status") { connection in
-            let before = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
-            try await connection.query("UPDATE users SET status = \(status.rawValue) WHERE id = \(before.id)",
+        try await database.write("setting a user's status", action: status == .disabled ? "disable" : "enable") { connection in
+            var user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
+            try await connection.query("UPDATE users SET status = \(status.rawValue) WHERE id = \(user.id)",
                                        logger: database.logger)
-            var user = before
             user.status = status
-            if user != before {
-                try await PostgresAuditLog.record(.user(status == .disabled ? "disable" : "enable", before: before, after: user),
-                                                  on: connection, logger: database.logger)
-            }
             return user
         }
     }
@@ -132,13 +123,12 @@ struct PostgresUserService: UserService {
             try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger).id
         }
         let hash = try PasswordHasher.hash(password)
-        try await database.write("setting a password") { connection in
+        try await database.write("setting a password", action: "passwd") { connection in
             let rows = try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id) RETURNING id",
                                                   logger: database.logger)
             var updated = false
             for try await _ in rows { updated = true }
             guard updated else { throw ShopError.notFound("user \(reference) was deleted meanwhile; password not set") }
-            try await PostgresAuditLog.record(.password(userID: id), on: connection, logger: database.logger)
         }
     }
 
@@ -146,8 +136,8 @@ struct PostgresUserService: UserService {
     /// hash at today's cost, unless the password changed meanwhile. Storing the stronger hash is
     /// best effort: when it cannot be written (a read-only session, as a read-only SQLite file
     /// skips it), the check's answer stands and the next successful check tries again. Only an
-    /// admin may read the hash (and so check a password) or store a new one; nothing is audited:
-    /// the password did not change.
+    /// admin may read the hash (and so check a password) or store a new one. The new hash is
+    /// audited (`rehash`), as every change to the users table is.
     func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
         let (id, stored) = try await database.read("checking a password", needs: .admin) { connection -> (Int64, String?) in
             let user = try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger)
@@ -162,7 +152,7 @@ struct PostgresUserService: UserService {
         let mayWrite = database.session.identity.map { $0.role == .admin && !$0.isReadOnly } ?? true
         if verdict.matches && verdict.needsRehash && mayWrite {
             let stronger = try PasswordHasher.hash(password)
-            _ = try? await database.write("storing a stronger password hash") { connection in
+            _ = try? await database.write("storing a stronger password hash", action: "rehash") { connection in
                 _ = try await connection.query("""
                     UPDATE users SET password_hash = \(stronger) WHERE id = \(id) AND password_hash = \(stored)
                     """, logger: database.logger)
@@ -172,15 +162,12 @@ struct PostgresUserService: UserService {
     }
 
     func deleteUser(_ reference: String) async throws -> User {
-        try await database.write("deleting a user") { connection in
+        try await database.write("deleting a user", action: "delete") { connection in
             let user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
-            // The foreign keys would cascade too; being explicit keeps this true whatever the schema.
-            try await connection.query("DELETE FROM basket_lines WHERE user_id = \(user.id)", logger: database.logger)
-            try await connection.query("DELETE FROM favorites WHERE user_id = \(user.id)", logger: database.logger)
-            // Orders stay: orders.user_id is ON DELETE SET NULL and orders.customer keeps the name.
-            try await connection.query("UPDATE orders SET user_id = NULL WHERE user_id = \(user.id)", logger: database.logger)
+            // The foreign keys take the basket and favourites with the user (the server records only
+            // the user's delete); orders stay: orders.user_id is ON DELETE SET NULL and
+            // orders.customer keeps the name. (Nobody but the owner may change orders directly.)
             try await connection.query("DELETE FROM users WHERE id = \(user.id)", logger: database.logger)
-            try await PostgresAuditLog.record(.user("delete", before: user, after: nil), on: connection, logger: database.logger)
             return user
         }
     }

@@ -120,6 +120,8 @@ struct SQLiteUserService: UserService {
             try database.shopWrite { db in
                 try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?",
                                arguments: [stronger, id, stored])
+                // The hash changed (the password did not): recorded as every store records it.
+                if db.changesCount > 0 { try audit(.password(userID: id, action: "rehash"), db) }
             }
         }
         return verdict.matches

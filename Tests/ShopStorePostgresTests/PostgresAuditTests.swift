@@ -128,9 +128,13 @@ struct PostgresAuditTests {
     @Test func rolledBackCommandsFailedAtomicRunsAndDryRunsLeaveNoRows() async throws {
         let store = try await demoStore()
         defer { store.close() }
+        // The set-up's own change is audited too (it is a change outside any shopsh command).
+        try await store.execute("UPDATE products SET stock = 0 WHERE id = 113")
+        let setUp = try await store.textColumn("SELECT count(*)::text FROM audit_log WHERE entity = 'product' AND entity_id = '113'")
+        #expect(setUp == ["1"])
+        try await store.execute("DELETE FROM audit_log")
         let count = { try await store.textColumn("SELECT count(*)::text FROM audit_log").first ?? "" }
         // A checkout refused for stock: the stock taken, the order, the audit row — none stays.
-        try await store.execute("UPDATE products SET stock = 0 WHERE id = 113")
         await #expect(throws: ShopError.self) { _ = try await store.services.baskets.checkout("emilys") }
         #expect(try await count() == "0")
 

@@ -15,11 +15,11 @@ struct PostgresServiceTests {
                                      clock: clock)
     }
 
-    @Test func ratesInSeveralStatementsTheLastOfADateAndCodeWinning() async throws {
+    @Test func ratesOfALargeImportTheLastOfADateAndCodeWinning() async throws {
         let store = try await makeStore()
         defer { store.close() }
         let first = try #require(CalendarDay(iso: "2000-01-01")).dayNumber
-        let count = PostgresCurrencyService.ratesPerStatement + 1_000
+        let count = 6_000
         var rates: [CurrencyRate] = []
         for offset in 0..<count {
             let day = try #require(CalendarDay(dayNumber: first + offset)).description

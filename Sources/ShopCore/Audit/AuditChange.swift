@@ -125,9 +125,10 @@ public struct AuditChange: Hashable, Sendable {
         return diff(.user, id: id, action: action, before: before.map(fields), after: after.map(fields))
     }
 
-    /// User `userID`'s password was set: the audit says so and never holds the password or its hash.
-    public static func password(userID: Int64) -> AuditChange {
-        AuditChange(entity: .user, entityID: String(userID), action: "passwd",
+    /// User `userID`'s password was set (`passwd`), or its hash made stronger at a successful check
+    /// (`rehash`): the audit says so and never holds the password or its hash.
+    public static func password(userID: Int64, action: String = "passwd") -> AuditChange {
+        AuditChange(entity: .user, entityID: String(userID), action: action,
                     before: AuditFields([("password", .text("***"))]), after: AuditFields([("password", .text("*** (new)"))]))
     }
 

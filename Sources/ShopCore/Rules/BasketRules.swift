@@ -13,9 +13,12 @@ public enum BasketRules {
 
     /// Only active customers buy; `action` says what was refused (`add to the basket of`).
     public static func checkActive(_ user: User, _ action: String) throws(ShopError) {
-        guard user.status == .active else {
-            throw .conflict("user \(user.username) is disabled: cannot \(action) a disabled user (enable them first)")
-        }
+        guard user.status == .active else { throw disabled(user, action) }
+    }
+
+    /// `user` is disabled, so `action` was refused.
+    public static func disabled(_ user: User, _ action: String) -> ShopError {
+        .conflict("user \(user.username) is disabled: cannot \(action) a disabled user (enable them first)")
     }
 
     /// A product out of stock cannot go into a basket.
@@ -62,10 +65,16 @@ extension BasketRules {
 
     /// Checks out a basket: the customer is active and the basket is not empty.
     public static func checkCheckout(_ user: User, lines: Int) throws(ShopError) {
-        try checkActive(user, "check out the basket of")
-        guard lines > 0 else {
-            throw .conflict("basket is empty: \(user.username) has nothing to check out")
-        }
+        try checkActive(user, checkingOut)
+        guard lines > 0 else { throw emptyBasket(user) }
+    }
+
+    /// What checking out is, in the line that refuses it to a disabled customer.
+    public static let checkingOut = "check out the basket of"
+
+    /// `user`'s basket is empty: there is nothing to check out.
+    public static func emptyBasket(_ user: User) -> ShopError {
+        .conflict("basket is empty: \(user.username) has nothing to check out")
     }
 
     /// Every line's stock (as read with the line) covers its quantity; otherwise one error naming

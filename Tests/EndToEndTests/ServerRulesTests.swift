@@ -1,0 +1,160 @@
+// ServerRulesTests: the server holds the shop's invariants against any login but the owner
+// (issue 19), tried the way the hostile test tried them: psql as real support and admin logins
+// on a shop made by the built binary. A support login cannot fake an order, take stock or move an
+// order off the status machine; every change at psql leaves exactly one audit row written by the
+// server, and nobody can write one themselves; a login with no shopsh role is told which grant
+// it lacks.
+
+import Foundation
+import Testing
+import ShopCore
+import TestSupport
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct ServerRulesTests {
+    /// The audit rows of `entity` (and `id`) as shopsh lists them, oldest first.
+    func auditRows(_ sandbox: ShopshSandbox, _ store: String, entity: String, id: String? = nil) throws -> [[String: Any]] {
+        var arguments = ["--store", store, "audit", "list", "--entity", entity, "--sort", "id", "--all", "-o", "json"]
+        if let id { arguments += ["--id", id] }
+        let listed = try sandbox.run(arguments)
+        return try #require(try JSONSerialization.jsonObject(with: listed.stdoutData) as? [[String: Any]], "\(listed.stderr)")
+    }
+
+    @Test func aSupportLoginCannotFakeAnOrderNorTakeStockAtPsql() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
+        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let stock = { try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 1") }
+        let stockBefore = try stock()
+        let logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
+
+        // The issue's repro, word for word: an order at price 0 that takes 99 units, dated by the caller.
+        let fake = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c", """
+            begin;
+            insert into orders(id,user_id,customer,status,currency,total_minor,discounted_total_minor,created_at,updated_at)
+              values (1000,2,'michaelw','placed','USD',0,0,now(),now());
+            insert into order_lines(order_id,line_number,product_id,sku,title,unit_price_minor,discount_hundredths,quantity)
+              values (1000,1,1,'BEA-ESS-ESS-001','Essence',0,0,99);
+            select shopsh_take_order_stock(1000, '1999-01-01');
+            commit;
+            """])
+        #expect(fake.status != 0 && fake.errors.contains("permission denied"), "\(fake)")
+        #expect(try stock() == stockBefore)
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM orders") == "0")
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
+        for sql in ["UPDATE products SET stock = 0 WHERE id = 1", "UPDATE orders SET status = 'placed'",
+                    "INSERT INTO order_stock (order_id, product_id, quantity) VALUES (1, 1, 1)"] {
+            try TeamRolesTests.denied(asSupport, sql)
+        }
+
+        // A checkout at psql that the stock cannot cover (michaelw wants 5 of product 86; 2 are left) changes nothing.
+        let shirts = try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 86")
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(asSupport, "SELECT shopsh_checkout(2)") }
+        #expect(try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 86") == shirts)
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM orders") == "0")
+
+        // What support may do at psql: check out a customer's basket, which the server prices.
+        let refill = try sandbox.run(["--store", admin, "-c", "basket clear michaelw", "-c", "basket add michaelw 104 --qty 2",
+                                      "-c", "basket add michaelw 1 --qty 3"])
+        #expect(refill.status == 0, "\(refill.stderr)")
+        let basket = try #require(try JSONSerialization.jsonObject(
+            with: try sandbox.run(["--store", admin, "basket", "show", "michaelw", "-o", "json"]).stdoutData) as? [String: Any])
+        let lines = try #require(basket["lines"] as? [[String: Any]])
+        let wanted = Dictionary(uniqueKeysWithValues: lines.compactMap { line -> (Int, Int)? in
+            guard let product = line["product_id"] as? Int, let quantity = line["quantity"] as? Int else { return nil }
+            return (product, quantity)
+        })
+        try #require(!wanted.isEmpty, "michaelw's demo basket holds lines")
+        let stockOf = { (id: Int) in Int(try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = \(id)")) ?? -1 }
+        let shelves = try Dictionary(uniqueKeysWithValues: wanted.keys.map { ($0, try stockOf($0)) })
+        let orderID = try ShopshSandbox.psql(asSupport, "SELECT shopsh_checkout(2)")
+        let order = try #require(try JSONSerialization.jsonObject(
+            with: try sandbox.run(["--store", admin, "orders", "show", orderID, "-o", "json"]).stdoutData) as? [String: Any])
+        // The order's net total is what ShopCore made of the basket (its `discounted_total`), to the cent.
+        #expect("\(order["discounted_total"] ?? "")" == "\(basket["discounted_total"] ?? "?")", "\(order) \(basket)")
+        #expect(order["status"] as? String == "placed")
+        for (product, quantity) in wanted { #expect(try stockOf(product) == (shelves[product] ?? 0) - quantity) }
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM basket_lines WHERE user_id = 2") == "0")
+        let checkout = try #require(try auditRows(sandbox, admin, entity: "order", id: orderID).last)
+        #expect(checkout["action"] as? String == "checkout" && checkout["operator"] as? String == support, "\(checkout)")
+        #expect(checkout["command"] as? String == "(outside shopsh: psql)", "\(checkout)")
+        // The server took the time itself: the order is stamped today, whatever the caller's clock.
+        let today = try ShopshSandbox.psql(admin, "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')")
+        #expect((order["created_at"] as? String)?.hasPrefix(today) == true, "\(order)")
+
+        // The status machine holds at psql too: cancelled gives back once, and never goes back to placed.
+        _ = try ShopshSandbox.psql(asSupport, "SELECT shopsh_set_order_status(\(orderID), 'cancelled')")
+        for (product, _) in wanted { #expect(try stockOf(product) == shelves[product]) }
+        for next in ["placed", "cancelled", "delivered", "nonsense"] {
+            #expect(throws: (any Error).self) { try ShopshSandbox.psql(asSupport, "SELECT shopsh_set_order_status(\(orderID), '\(next)')") }
+        }
+        for (product, _) in wanted { #expect(try stockOf(product) == shelves[product]) }
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(orderID)") == "cancelled")
+        // Not even an admin writes orders directly.
+        let other = try TeamRolesTests.login(admin, in: "shopsh_admin")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(other)") }
+        try TeamRolesTests.denied(try TeamRolesTests.url(admin, as: other), "UPDATE orders SET status = 'placed' WHERE id = \(orderID)")
+        try TeamRolesTests.denied(try TeamRolesTests.url(admin, as: other), "DELETE FROM order_lines")
+    }
+
+    @Test func everyChangeAtPsqlLeavesOneAuditRowWrittenByTheServer() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let adminLogin = try TeamRolesTests.login(admin, in: "shopsh_admin")
+        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(adminLogin); DROP ROLE IF EXISTS \(support)") }
+        let asAdmin = try TeamRolesTests.url(admin, as: adminLogin), asSupport = try TeamRolesTests.url(admin, as: support)
+        let stockBefore = try #require(Int(try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 1")))
+
+        // The issue's repro: an admin's direct update at psql.
+        _ = try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = 5 WHERE id = 1")
+        let rows = try auditRows(sandbox, admin, entity: "product", id: "1")
+        #expect(rows.count == 1, "\(rows)")
+        let row = try #require(rows.first)
+        #expect(row["operator"] as? String == adminLogin && row["role"] as? String == "admin", "\(row)")
+        #expect(row["command"] as? String == "(outside shopsh: psql)" && row["action"] as? String == "update", "\(row)")
+        #expect((row["before"] as? [String: Any])?["stock"] as? Int == stockBefore, "\(row)")
+        #expect((row["after"] as? [String: Any])?["stock"] as? Int == 5 && (row["after"] as? [String: Any])?.count == 1, "\(row)")
+
+        // Several rows in one statement: one audit row each. A statement that changes nothing: none.
+        _ = try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = stock + 1 WHERE id IN (2, 3)")
+        _ = try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = stock WHERE id = 4")
+        #expect(try auditRows(sandbox, admin, entity: "product").count == 3)
+
+        // Support at psql: a basket line, recorded as the basket's.
+        _ = try ShopshSandbox.psql(asSupport, "INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (1, 1, 2)")
+        let basket = try #require(try auditRows(sandbox, admin, entity: "basket", id: "1").last)
+        #expect(basket["operator"] as? String == support && basket["action"] as? String == "add", "\(basket)")
+        #expect((basket["after"] as? [String: Any])?["quantity"] as? Int == 2, "\(basket)")
+
+        // A shopsh command still records exactly one row, with its command.
+        let stocked = try sandbox.run(["--store", asAdmin, "-c", "products stock 1 =7"])
+        #expect(stocked.status == 0, "\(stocked.stderr)")
+        let latest = try auditRows(sandbox, admin, entity: "product", id: "1")
+        #expect(latest.count == 2 && latest.last?["command"] as? String == "products stock 1 =7", "\(latest)")
+        #expect(latest.last?["action"] as? String == "stock")
+
+        // Nobody writes the log but the server, and nobody can tell the triggers to look away.
+        let logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
+        for url in [asAdmin, asSupport] {
+            try TeamRolesTests.denied(url, "INSERT INTO audit_log (command, entity, entity_id, action, after) VALUES ('products stock 1 =0', 'product', '1', 'stock', '{\"stock\": 0}')")
+            try TeamRolesTests.denied(url, "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())")
+        }
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
+    }
+
+    @Test func aLoginWithNoShopshRoleIsToldWhichGrantItLacks() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let nobody = "nobody_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try ShopshSandbox.psql(admin, "CREATE ROLE \(nobody) LOGIN")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(nobody)") }
+        let result = try sandbox.run(["--store", try TeamRolesTests.url(admin, as: nobody), "-c", "whoami"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("GRANT shopsh_viewer TO \(nobody)") && !lines[0].contains("SQLSTATE"), "\(result.stderr)")
+    }
+}
