@@ -1,6 +1,9 @@
 // PostgresAuditSchema: migration 3 — the append-only audit log (the server fills in who, when and
 // in which role, so operators cannot forge them), the masking views a viewer reads instead of
-// `users` and `audit_log` (PersonalDataMask's rule, in SQL), and the two functions the roles need.
+// `users` and `audit_log` (PersonalDataMask's rule, in SQL), and the functions the roles needed
+// then. Migration 4 (PostgresServerRules) replaces the two stock functions with the server's own
+// checkout and status change, and has the server write every audit row; a migration is never
+// edited once released, so this one stays as it was.
 
 /// The DDL of migration 3 (constant SQL) and the masking rule as SQL expressions.
 enum PostgresAuditSchema {
