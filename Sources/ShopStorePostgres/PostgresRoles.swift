@@ -56,6 +56,14 @@ public enum PostgresRoles {
             EXECUTE format('GRANT USAGE ON SCHEMA %I TO \(viewer)', current_schema());
             END $$
             """,
+        ] + grants
+    }
+
+    /// The grants of a set-up (the roles exist): what every role may do on this schema's objects.
+    static var grants: [String] {
+        let viewer = OperatorRole.viewer.serverRoleName, support = OperatorRole.support.serverRoleName
+        let admin = OperatorRole.admin.serverRoleName
+        return [
             // Start from nothing, so that running it again re-applies exactly these grants.
             "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
             "REVOKE ALL ON FUNCTION \(supportFunctions), \(adminFunctions) FROM \(groupRoles)",
@@ -76,6 +84,21 @@ public enum PostgresRoles {
             "GRANT INSERT, UPDATE, DELETE ON \(adminTables) TO \(admin)",
             "GRANT EXECUTE ON FUNCTION \(adminFunctions) TO \(admin)",
         ]
+    }
+
+    /// For a migration, by the store's owner: when the roles exist (the store was set up before),
+    /// the grants again, so that an upgraded store never keeps a privilege this version takes away
+    /// (e.g. support's INSERT on orders before migration 4). Nothing when they do not.
+    static var reapplyWhenSetUp: String {
+        let names = OperatorRole.allCases.map { "'\($0.serverRoleName)'" }.joined(separator: ", ")
+        let executes = grants.map { "EXECUTE $grant$\($0)$grant$;" }.joined(separator: "\n")
+        return """
+            DO $do$ BEGIN
+            IF (SELECT count(*) FROM pg_catalog.pg_roles WHERE rolname IN (\(names))) = \(OperatorRole.allCases.count) THEN
+            \(executes)
+            END IF;
+            END $do$
+            """
     }
 
     /// SQLSTATEs of a set-up that raced another one (a role or membership made meanwhile, a

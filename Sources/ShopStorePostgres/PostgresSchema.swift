@@ -168,8 +168,9 @@ enum PostgresSchema {
     ///
     /// A database whose newest version is beyond this binary's is refused, changing nothing.
     /// Returns the versions applied by this call (empty when the schema was up to date).
+    /// `lastVersion`: migrate only that far (tests of an upgrade from an older schema).
     @discardableResult
-    static func migrate(_ database: PostgresDatabase) async throws(ShopError) -> [Int] {
+    static func migrate(_ database: PostgresDatabase, through lastVersion: Int = version) async throws(ShopError) -> [Int] {
         let logger = database.logger
         // Up to date already — the usual case, in one read, and the only one an operator's role
         // without rights to create tables may meet: nothing is created or locked. (The read fails
@@ -183,7 +184,7 @@ enum PostgresSchema {
         }
         if let applied {
             try checkNotNewer(applied)
-            if applied == Set(migrations.map(\.version)) { return [] }
+            if applied.isSuperset(of: migrations.filter { $0.version <= lastVersion }.map(\.version)) { return [] }
         }
         var attempt = 0
         while true {
@@ -196,7 +197,7 @@ enum PostgresSchema {
                 throw PostgresErrors.shopError(error, doing: "preparing the schema")
             }
         }
-        return try await database.write("migrating the schema", action: nil) { connection in try await apply(connection, logger: logger) }
+        return try await database.write("migrating the schema", action: nil) { connection in try await apply(connection, through: lastVersion, logger: logger) }
     }
 
     /// For a read-only session, which never migrates: one line unless the schema is current.
@@ -239,8 +240,9 @@ enum PostgresSchema {
             """, logger: logger)
     }
 
-    /// Under the lock row, applies the migrations not yet in; returns their versions.
-    private static func apply(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+    /// Under the lock row, applies the migrations not yet in (up to `lastVersion`) and, when any
+    /// was, re-applies the roles' grants if the roles exist; returns their versions.
+    private static func apply(_ connection: PostgresConnection, through lastVersion: Int, logger: Logger) async throws -> [Int] {
         _ = try await connection.query("SELECT version FROM schema_migrations WHERE version = 0 FOR UPDATE",
                                        logger: logger).collect()
         var applied = Set<Int>()
@@ -251,7 +253,7 @@ enum PostgresSchema {
         }
         try checkNotNewer(applied)
         var done: [Int] = []
-        for migration in migrations where !applied.contains(migration.version) {
+        for migration in migrations where migration.version <= lastVersion && !applied.contains(migration.version) {
             for statement in migration.statements {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
@@ -259,6 +261,10 @@ enum PostgresSchema {
                 "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                 logger: logger)
             done.append(migration.version)
+        }
+        // The grants name this version's objects: only once the schema is this version's.
+        if lastVersion == version && !done.isEmpty {
+            try await connection.query(PostgresQuery(unsafeSQL: PostgresRoles.reapplyWhenSetUp), logger: logger)
         }
         return done
     }
