@@ -17,6 +17,8 @@
 //   `operation_in_progress`, a table only the owner writes: the triggers then leave the recording
 //   to the operation, which writes its one row itself.
 
+import ShopCore
+
 /// The DDL of migration 4 (constant SQL; the schema's name is quoted by the server).
 enum PostgresServerRules {
     // MARK: - Custom SQLSTATEs the operations raise (PostgresErrors turns them into lines)
@@ -57,6 +59,11 @@ enum PostgresServerRules {
     static let statements: [String] = [
         // The operations in progress: a row per transaction that runs one (deleted before it returns).
         "CREATE UNLOGGED TABLE operation_in_progress (xact xid8 PRIMARY KEY)",
+
+        // MARK: ShopCore's ranges, also for a change at psql (rows from before are not checked again)
+        "ALTER TABLE basket_lines ADD CONSTRAINT basket_lines_quantity_limit CHECK (quantity <= \(BasketLimits.maxQuantity)) NOT VALID",
+        "ALTER TABLE products ADD CONSTRAINT products_price_limit CHECK (price_minor <= \(ProductLimits.maxPriceMinorUnits)) NOT VALID",
+        "ALTER TABLE products ADD CONSTRAINT products_stock_limit CHECK (stock <= \(ProductLimits.maxStock)) NOT VALID",
 
         // MARK: How rows read in the log (pure functions; tests compare them with AuditChange)
 

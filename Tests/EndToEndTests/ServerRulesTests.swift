@@ -49,6 +49,12 @@ struct ServerRulesTests {
                     "INSERT INTO order_stock (order_id, product_id, quantity) VALUES (1, 1, 1)"] {
             try TeamRolesTests.denied(asSupport, sql)
         }
+        // ShopCore's ranges hold at psql too.
+        let baskets = try ShopshSandbox.psql(admin, "SELECT string_agg(product_id || ':' || quantity, ',' ORDER BY product_id) FROM basket_lines")
+        #expect(throws: (any Error).self) {
+            try ShopshSandbox.psql(asSupport, "UPDATE basket_lines SET quantity = \(BasketLimits.maxQuantity + 1) WHERE user_id = 1")
+        }
+        #expect(try ShopshSandbox.psql(admin, "SELECT string_agg(product_id || ':' || quantity, ',' ORDER BY product_id) FROM basket_lines") == baskets)
 
         // A checkout at psql that the stock cannot cover (michaelw wants 5 of product 86; 2 are left) changes nothing.
         let shirts = try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 86")
@@ -122,6 +128,10 @@ struct ServerRulesTests {
         // Several rows in one statement: one audit row each. A statement that changes nothing: none.
         _ = try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = stock + 1 WHERE id IN (2, 3)")
         _ = try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = stock WHERE id = 4")
+        #expect(try auditRows(sandbox, admin, entity: "product").count == 3)
+        #expect(throws: (any Error).self) {
+            try ShopshSandbox.psql(asAdmin, "UPDATE products SET stock = \(ProductLimits.maxStock + 1) WHERE id = 1")
+        }
         #expect(try auditRows(sandbox, admin, entity: "product").count == 3)
 
         // Support at psql: a basket line, recorded as the basket's.
