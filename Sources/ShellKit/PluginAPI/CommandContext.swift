@@ -54,6 +54,9 @@ public final class CommandContext: @unchecked Sendable {
                                       header: !(options.noHeader || session.output.noHeader),
                                       wide: wide, color: color,
                                       terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil)
+        // The one place where the output layer learns that its bytes reach a terminal: then no
+        // format lets a control character from the data through raw.
+        rendering.toTerminal = sinkIsTerminal
         if format == .table, explicit == nil {
             if wide {
                 rendering.fields = nil
