@@ -54,6 +54,12 @@ import Testing
         try terminal.send("products list --limit 2 --fields title -o ndjson --no-pager", "Enter")
         let ndjson = try terminal.waitFor { $0.contains(#"{"title":"\u001B[31mRED\u001B[0m"}"#) }
         #expect(try paneTitle() == "before", "\(ndjson)")
+
+        // An error line as a JSON object on the terminal's stderr: the typed reference is data too.
+        try terminal.send("-l", "products show x\u{202E}y -o json")
+        try terminal.send("Enter")
+        let error = try terminal.waitFor { $0.contains(#"{"error":"#) }
+        #expect(error.contains(#"x\u202Ey"#), "\(error)")
     }
 
     /// To a pipe or a file every format keeps the exact data: CSV is RFC 4180, JSON means the same text.

@@ -342,8 +342,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
     func report(_ error: any Error, location: String?, words: [String]) {
         let message = (error as? ShopError)?.message ?? "\(error)"
         if Self.wantsJSON(words: words, session: session) {
-            var object = "{\"error\":" + JSONText.quoted(message)
-            if let location { object += ",\"location\":" + JSONText.quoted(location) }
+            let toTerminal = terminal.stderrIsTerminal
+            var object = "{\"error\":" + JSONText.quoted(message, toTerminal: toTerminal)
+            if let location { object += ",\"location\":" + JSONText.quoted(location, toTerminal: toTerminal) }
             writeToStderr(object + "}\n")
         } else {
             let prefix = location.map { TerminalEscaping.escape($0) + ": " } ?? ""
