@@ -26,8 +26,8 @@ enum ExternalCommand {
             session.pluginsOutsideTheRun.append(plugin.name)
         }
         let deadline = bound.map { ContinuousClock.now + .milliseconds(Int64(($0.1 * 1000).rounded(.up))) }
-        let forwarded = context.host.isInteractive ? [] : PluginSignals.start(forwardingTo: child.pid)
-        defer { PluginSignals.stop(forwarded) }
+        let forwarded = context.host.isInteractive ? nil : EndingSignals.forward(to: child.pid)
+        defer { if let forwarded { EndingSignals.release(forwarded) } }
         let rendered: Bool
         let ending: ChildProcess.Ending
         do {
