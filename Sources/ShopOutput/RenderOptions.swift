@@ -27,12 +27,13 @@ public struct RenderOptions: Sendable {
     public var toTerminal = false
 
     public init(format: OutputFormat, fields: [String]? = nil, header: Bool = true, wide: Bool = false,
-                color: Bool = false, terminalWidth: Int? = nil) {
+                color: Bool = false, terminalWidth: Int? = nil, toTerminal: Bool = false) {
         self.format = format
         self.fields = fields
         self.header = header
         self.wide = wide
         self.color = color
         self.terminalWidth = terminalWidth
+        self.toTerminal = toTerminal
     }
 }

@@ -11,12 +11,9 @@ extension Renderer {
     public static func jsonDocument(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
                                     options: RenderOptions, to sink: OutputSink) throws {
         let compact = options.format == .ndjson
-        var recordOptions = RenderOptions(format: .json)
-        recordOptions.toTerminal = options.toTerminal
-        var rowOptions = RenderOptions(format: .ndjson, fields: options.fields)
-        rowOptions.toTerminal = options.toTerminal
         let head = OutputSink.memory()
-        try Renderer.record(columns: columns, row: record, options: recordOptions, sink: head)
+        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json, toTerminal: options.toTerminal),
+                            sink: head)
         var object = head.memoryText
         while object.last == "\n" { object.removeLast() }
         guard object.count > 2, object.last == "}" else {
@@ -25,7 +22,9 @@ extension Renderer {
         object.removeLast()
 
         let body = OutputSink.memory()
-        let writer = try Renderer.list(columns: rowColumns, options: rowOptions, sink: body)
+        let writer = try Renderer.list(columns: rowColumns,
+                                       options: RenderOptions(format: .ndjson, fields: options.fields, toTerminal: options.toTerminal),
+                                       sink: body)
         for row in rows { try writer.write(row) }
         _ = try writer.finish()
         // ndjson escapes newlines inside strings, so each line is exactly one row object.

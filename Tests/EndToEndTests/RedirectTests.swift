@@ -51,19 +51,16 @@ import Testing
         try "old log\n".write(to: appended, atomically: false, encoding: .utf8)
         let terminal = TerminalSession(sandbox: plugins.sandbox)
         try terminal.start()
-        func promptIsBack(_ screen: String) -> Bool {
-            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
-        }
         let folder = out.path
         for (target, redirect, said) in [("new.csv", ">", "\(folder)/new.csv was not created"),
                                          ("old.csv", ">", "\(folder)/old.csv was left as it was"),
                                          ("log.csv", ">>", "nothing was appended to \(folder)/log.csv")] {
             try terminal.send("C-l")   // a clear screen: this round's lines only
-            try terminal.waitFor { !$0.contains("interrupted") && promptIsBack($0) }
+            try terminal.waitFor { !$0.contains("interrupted") && terminal.promptIsBack($0) }
             try terminal.send("slow list -o csv \(redirect) \(folder)/\(target)", "Enter")
             try Self.waitForPartialOutput(in: out)
             try terminal.send("C-c")
-            let screen = try terminal.waitFor { $0.contains("error: interrupted") && promptIsBack($0) }
+            let screen = try terminal.waitFor { $0.contains("error: interrupted") && terminal.promptIsBack($0) }
             #expect(screen.replacingOccurrences(of: "\n", with: "").contains("error: interrupted; \(said)"), "\(screen)")
             #expect(try Self.names(out) == ["log.csv", "old.csv"], "\(target): nothing else, no temporary file")
         }
@@ -72,7 +69,7 @@ import Testing
 
         // The same command that finishes replaces the file whole.
         try terminal.send("C-l", "products show 1 --fields id,sku -o csv > \(folder)/old.csv", "Enter")
-        try terminal.waitFor { $0.contains("old.csv") && promptIsBack($0) }
+        try terminal.waitFor { $0.contains("old.csv") && terminal.promptIsBack($0) }
         #expect(try String(contentsOf: existing, encoding: .utf8) == "id,sku\r\n1,BEA-ESS-ESS-001\r\n")
     }
 

@@ -27,16 +27,12 @@ import Testing
         let plugins = try Self.hostileShop()
         let terminal = TerminalSession(sandbox: plugins.sandbox)
         try terminal.start()
-        /// Whether the command has ended: the prompt is back on the last line.
-        func promptIsBack(_ screen: String) -> Bool {
-            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(terminal.prompt)>"
-        }
         func paneTitle() throws -> String {
             try terminal.tmux(["display-message", "-p", "-t", "shop", "#{pane_title}"]).trimmingCharacters(in: .newlines)
         }
         try terminal.tmux(["select-pane", "-t", "shop", "-T", "before"])
         try terminal.send("products list --limit 3 --fields id,title -o csv --no-pager", "Enter")
-        try terminal.waitFor { $0.contains("\n3,") && promptIsBack($0) }
+        try terminal.waitFor { $0.contains("\n3,") && terminal.promptIsBack($0) }
         #expect(try paneTitle() == "before", "the title did not change")
         let screen = try terminal.screen()
         #expect(screen.contains(#"1,\x1B]0;pwned\x07"#), "\(screen)")
@@ -45,7 +41,7 @@ import Testing
         #expect(!coloured.contains("\u{1B}[31m"), "no red text: \(coloured)")
 
         try terminal.send("rows list -o csv --no-pager", "Enter")
-        try terminal.waitFor { promptIsBack($0) && ($0.components(separatedBy: "rows list -o csv --no-pager").dropFirst().first ?? "").hasPrefix("\nt\n") }
+        try terminal.waitFor { terminal.promptIsBack($0) && ($0.components(separatedBy: "rows list -o csv --no-pager").dropFirst().first ?? "").hasPrefix("\nt\n") }
         #expect(try paneTitle() == "before", "a plugin's csv row did not change it either")
 
         try terminal.send("products show 3 --fields id,title -o json --no-pager", "Enter")

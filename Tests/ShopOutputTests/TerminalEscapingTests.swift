@@ -57,8 +57,7 @@ struct EscapeCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: OutputFormat.allCases)
     func nothingFromTheDataReachesATerminalRaw(format: OutputFormat) throws {
-        var options = RenderOptions(format: format)
-        options.toTerminal = true
+        let options = RenderOptions(format: format, toTerminal: true)
         let listing = try renderList(Self.hostileColumns, [Self.hostileRow], options)
         #expect(!Self.hasControls(listing), "\(listing.debugDescription)")
         let record = try renderRecord(Self.hostileColumns, Self.hostileRow, options)
@@ -68,17 +67,14 @@ struct EscapeCase: Sendable, CustomTestStringConvertible {
     @Test func csvToAFileOrPipeStaysExact() throws {
         let csv = try renderList(Self.hostileColumns, [Self.hostileRow], RenderOptions(format: .csv, header: false))
         #expect(csv == "\"\u{1B}]0;pwned\u{7}\u{9B}31m\u{202E}x\u{7F}\nend\",\u{1B}[31mred\r\n")
-        var terminal = RenderOptions(format: .csv, header: false)
-        terminal.toTerminal = true
-        #expect(try renderList(Self.hostileColumns, [Self.hostileRow], terminal)
+        #expect(try renderList(Self.hostileColumns, [Self.hostileRow], RenderOptions(format: .csv, header: false, toTerminal: true))
                 == #"\x1B]0;pwned\x07\x9B31m\u{202E}x\x7F\nend,\x1B[31mred"# + "\r\n")
     }
 
     /// JSON to a terminal escapes the rest of the rule as JSON escapes: the same text for a JSON reader.
     @Test(arguments: [OutputFormat.json, .ndjson])
     func jsonToATerminalMeansTheSameText(format: OutputFormat) throws {
-        var options = RenderOptions(format: format)
-        options.toTerminal = true
+        let options = RenderOptions(format: format, toTerminal: true)
         let shown = try renderRecord(Self.hostileColumns, Self.hostileRow, options)
         #expect(shown.contains(#""\u001B]0;pwned\u0007\u009B31m\u202Ex\u007F\nend""#), "\(shown)")
         let exact = try renderRecord(Self.hostileColumns, Self.hostileRow, RenderOptions(format: format))

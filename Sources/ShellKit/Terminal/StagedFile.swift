@@ -115,20 +115,10 @@ final class StagedFile {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return errno }
             if count == 0 { return nil }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            var offset = 0
-            while offset < count {
-                let written = buffer[offset..<count].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
+            if let failed = buffer[0..<count].withUnsafeBytes({ writeAll($0, to: output) }) { return failed }
         }
     }
 
