@@ -31,15 +31,18 @@ import Testing
 
     /// Waits (up to 20 s) until a file in `folder` holds the plugin's first row: the output has
     /// reached the disk (under FILE's name, or a temporary one), so Ctrl-C lands mid-write.
-    static func waitForPartialOutput(in folder: URL) throws {
+    /// Returns that file's path.
+    @discardableResult
+    static func waitForPartialOutput(in folder: URL) throws -> String? {
         for _ in 0..<400 {
             for name in try names(folder) {
-                let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
-                if text.contains("first") { return }
+                let path = folder.appendingPathComponent(name).path
+                if ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains("first") { return path }
             }
             usleep(50_000)
         }
         Issue.record("the output never reached \(folder.path): \(try names(folder))")
+        return nil
     }
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
@@ -58,7 +61,10 @@ import Testing
             try terminal.send("C-l")   // a clear screen: this round's lines only
             try terminal.waitFor { !$0.contains("interrupted") && terminal.promptIsBack($0) }
             try terminal.send("slow list -o csv \(redirect) \(folder)/\(target)", "Enter")
-            try Self.waitForPartialOutput(in: out)
+            let partial = try Self.waitForPartialOutput(in: out)
+            if let partial, partial.hasSuffix("/" + target) == false {
+                #expect(try Self.mode(partial) == 0o600, "the partial file is private: \(partial)")
+            }
             try terminal.send("C-c")
             let screen = try terminal.waitFor { $0.contains("error: interrupted") && terminal.promptIsBack($0) }
             #expect(screen.replacingOccurrences(of: "\n", with: "").contains("error: interrupted; \(said)"), "\(screen)")

@@ -19,16 +19,20 @@ final class StagedFile {
     private let temporary: String
     private let append: Bool
     private let existed: Bool
+    /// The permissions FILE ends with: an existing FILE's own, else 0600.
+    private let mode: mode_t
     private let signalHold: EndingSignals.Hold
     private var closed = false
 
-    private init(path: String, descriptor: Int32, target: String, temporary: String, append: Bool, existed: Bool) {
+    private init(path: String, descriptor: Int32, target: String, temporary: String, append: Bool, existed: Bool,
+                 mode: mode_t) {
         self.path = path
         self.descriptor = descriptor
         self.target = target
         self.temporary = temporary
         self.append = append
         self.existed = existed
+        self.mode = mode
         signalHold = EndingSignals.removeOnSignal(temporary)
     }
 
@@ -66,9 +70,8 @@ final class StagedFile {
         guard descriptor >= 0 else { throw failure(errno) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if !redirect.append && mode != 0o600 { _ = fchmod(descriptor, mode) }   // as `>` on the old file would have
         return StagedFile(path: path, descriptor: descriptor, target: target, temporary: temporary,
-                          append: redirect.append, existed: existed)
+                          append: redirect.append, existed: existed, mode: mode)
     }
 
     /// What became of FILE when the command did not succeed (for its error line).
@@ -90,6 +93,8 @@ final class StagedFile {
             discard()
             return nil
         }
+        // The partial file stays 0600; the finished one gets FILE's permissions, as `>` keeps them.
+        if mode != 0o600 && fchmod(descriptor, mode) != 0 { return failure(errno) }
         guard rename(temporary, target) == 0 else { return failure(errno) }
         close(descriptor)
         closed = true
