@@ -7,6 +7,8 @@
 ///   would run as a formula gets a leading `'` (see `needsFormulaGuard`).
 /// - tsv: tab separated, LF line ends, no quoting: backslash, tab, LF and CR become `\\`,
 ///   `\t`, `\n`, `\r`, other controls are escaped as in the table (`TerminalEscaping`).
+/// - csv to a terminal: text is first escaped as in the table, so no control character from
+///   the data reaches the screen; to a file or pipe csv stays exact.
 final class DelimitedWriter: RowWriter {
     /// The two delimited formats.
     enum Dialect {
@@ -19,15 +21,18 @@ final class DelimitedWriter: RowWriter {
     private let dialect: Dialect
     private let projection: FieldProjection
     private let header: Bool
+    /// Whether csv text is escaped as in the table (the output reaches a terminal).
+    private let toTerminal: Bool
     private let sink: OutputSink
     private let lineEnd: [UInt8]
     private var count = 0
     private var headerWritten = false
 
-    init(dialect: Dialect, projection: FieldProjection, header: Bool, sink: OutputSink) {
+    init(dialect: Dialect, projection: FieldProjection, header: Bool, toTerminal: Bool = false, sink: OutputSink) {
         self.dialect = dialect
         self.projection = projection
         self.header = header
+        self.toTerminal = toTerminal
         self.sink = sink
         self.lineEnd = dialect.lineEnd
     }
@@ -86,7 +91,7 @@ final class DelimitedWriter: RowWriter {
 
     private func appendText(_ text: String, neutralise: Bool, to out: inout [UInt8]) {
         switch dialect {
-        case .csv: Self.appendCSVField(text, neutralise: neutralise, to: &out)
+        case .csv: Self.appendCSVField(toTerminal ? TerminalEscaping.escape(text) : text, neutralise: neutralise, to: &out)
         case .tsv: TerminalEscaping.append(text, to: &out, backslash: true)
         }
     }

@@ -19,14 +19,21 @@ public struct RenderOptions: Sendable {
     public var optionalFields: Set<String> = []
     /// Table headers that replace `ColumnStyle`'s, by column key (see `TableView`).
     public var headers: [String: String] = [:]
+    /// Whether the output reaches a terminal (stdout or the pager, not a file or pipe). Then no
+    /// format lets a control character from the data through raw (`TerminalEscaping`'s rule):
+    /// table and tsv always escape them, csv then escapes text as the table does, and json and
+    /// ndjson write them as JSON escapes (`\u009B`), which mean the same text. Files and pipes
+    /// get each format's exact bytes.
+    public var toTerminal = false
 
     public init(format: OutputFormat, fields: [String]? = nil, header: Bool = true, wide: Bool = false,
-                color: Bool = false, terminalWidth: Int? = nil) {
+                color: Bool = false, terminalWidth: Int? = nil, toTerminal: Bool = false) {
         self.format = format
         self.fields = fields
         self.header = header
         self.wide = wide
         self.color = color
         self.terminalWidth = terminalWidth
+        self.toTerminal = toTerminal
     }
 }

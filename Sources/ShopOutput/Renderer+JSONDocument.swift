@@ -6,12 +6,14 @@ import ShopCore
 /// One JSON object that holds a record and, under one key, a list of rows, both rendered by
 /// ShopOutput (whose renderers print flat rows only): `{"id":12,…,"lines":[{…},{…}]}`.
 extension Renderer {
-    /// Writes the object and a newline to `sink`. `rowFields` (`--fields`) picks the rows' columns;
-    /// `compact` keeps everything on one line (ndjson).
+    /// Writes the object and a newline to `sink`. `options.fields` (`--fields`) picks the rows'
+    /// columns; the ndjson format keeps everything on one line; `options.toTerminal` as for any listing.
     public static func jsonDocument(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
-                      rowFields: [String]?, compact: Bool, to sink: OutputSink) throws {
+                                    options: RenderOptions, to sink: OutputSink) throws {
+        let compact = options.format == .ndjson
         let head = OutputSink.memory()
-        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json), sink: head)
+        try Renderer.record(columns: columns, row: record, options: RenderOptions(format: .json, toTerminal: options.toTerminal),
+                            sink: head)
         var object = head.memoryText
         while object.last == "\n" { object.removeLast() }
         guard object.count > 2, object.last == "}" else {
@@ -20,7 +22,8 @@ extension Renderer {
         object.removeLast()
 
         let body = OutputSink.memory()
-        let writer = try Renderer.list(columns: rowColumns, options: RenderOptions(format: .ndjson, fields: rowFields),
+        let writer = try Renderer.list(columns: rowColumns,
+                                       options: RenderOptions(format: .ndjson, fields: options.fields, toTerminal: options.toTerminal),
                                        sink: body)
         for row in rows { try writer.write(row) }
         _ = try writer.finish()

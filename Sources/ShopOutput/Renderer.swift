@@ -4,6 +4,7 @@
 public enum Renderer {
     /// Starts a listing of rows with `columns`; feed it rows, then call `finish()`.
     ///
+    /// Data never reaches a terminal raw, in any format (see `RenderOptions.toTerminal`).
     /// json, ndjson, csv and tsv stream with flat memory. The table holds back the first 1000
     /// rows to size its columns, then streams with those widths (longer later cells are cut
     /// with `…` unless `wide`). `options.fields` picks and orders the columns.
@@ -13,9 +14,11 @@ public enum Renderer {
         let projection = try FieldProjection(columns: columns, fields: options.fields)
         switch options.format {
         case .table: return TableWriter(projection: projection, options: options, sink: sink)
-        case .json: return JSONWriter(style: .array, projection: projection, sink: sink)
-        case .ndjson: return JSONWriter(style: .lines, projection: projection, sink: sink)
-        case .csv: return DelimitedWriter(dialect: .csv, projection: projection, header: options.header, sink: sink)
+        case .json: return JSONWriter(style: .array, projection: projection, toTerminal: options.toTerminal, sink: sink)
+        case .ndjson: return JSONWriter(style: .lines, projection: projection, toTerminal: options.toTerminal, sink: sink)
+        case .csv:
+            return DelimitedWriter(dialect: .csv, projection: projection, header: options.header,
+                                   toTerminal: options.toTerminal, sink: sink)
         case .tsv: return DelimitedWriter(dialect: .tsv, projection: projection, header: options.header, sink: sink)
         }
     }
@@ -32,7 +35,7 @@ public enum Renderer {
         case .table:
             try KeyValueWriter.write(row, projection: projection, options: options, sink: sink)
         case .json, .ndjson:
-            try JSONWriter.writeRecord(row, projection: projection, sink: sink)
+            try JSONWriter.writeRecord(row, projection: projection, toTerminal: options.toTerminal, sink: sink)
         case .csv, .tsv:
             let writer = try list(columns: columns, options: options, sink: sink)
             try writer.write(row)

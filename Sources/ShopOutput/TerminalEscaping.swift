@@ -44,28 +44,48 @@ public enum TerminalEscaping {
         byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || (backslash && byte == UInt8(ascii: "\\"))
     }
 
+    /// The control character that starts at `index`, if one does: its scalar and how many
+    /// UTF-8 bytes it takes. This is the rule of what must not reach a terminal raw: C0 controls,
+    /// DEL, C1 controls (U+0080–U+009F) and the bidi controls. The JSON writer asks it too, to
+    /// write the same characters as JSON escapes when its output reaches a terminal.
+    static func control(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (scalar: UInt32, length: Int)? {
+        let byte = bytes[index]
+        switch byte {
+        case 0..<0x20, 0x7F:
+            return (UInt32(byte), 1)
+        case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+            return (UInt32(bytes[index + 1]), 2)   // C2 80…C2 9F is U+0080…U+009F
+        case 0xE2 where index + 2 < bytes.count && isBidiControl(scalarAt(bytes, index)):
+            return (scalarAt(bytes, index), 3)
+        default:
+            return nil
+        }
+    }
+
     /// Appends the character starting at `index`, escaped if needed; returns how many bytes it used.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int,
                                       to out: inout [UInt8], backslash: Bool) -> Int {
         let byte = bytes[index]
-        switch byte {
-        case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case UInt8(ascii: "\\") where backslash: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case 0..<0x20, 0x7F: appendHexEscape(UInt32(byte), to: &out)
-        case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
-            appendHexEscape(UInt32(bytes[index + 1]), to: &out)   // C2 80…C2 9F is U+0080…U+009F
-            return 2
-        case 0xE2 where index + 2 < bytes.count && isBidiControl(scalarAt(bytes, index)):
-            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
-            out.append(hex: scalarAt(bytes, index), digits: 4)
-            out.append(UInt8(ascii: "}"))
-            return 3
-        default:
-            out.append(byte)
+        if backslash && byte == UInt8(ascii: "\\") {
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            return 1
         }
-        return 1
+        guard let (scalar, length) = control(in: bytes, at: index) else {
+            out.append(byte)
+            return 1
+        }
+        switch scalar {
+        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case _ where length == 3:
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
+            out.append(hex: scalar, digits: 4)
+            out.append(UInt8(ascii: "}"))
+        default:
+            appendHexEscape(scalar, to: &out)
+        }
+        return length
     }
 
     /// The scalar of the three-byte UTF-8 sequence starting at `index`.

@@ -112,7 +112,7 @@ enum Main {
             return InteractiveLoop(shell: shell, storeLocation: store.location, environment: environment).run()
         }
         let run = RunScope(atomic: global.atomic, dryRun: global.dryRun)
-        session.runsInOneTransaction = global.atomic || global.dryRun
+        session.oneTransaction = global.dryRun ? .dryRun : global.atomic ? .atomic : nil
         let services: ShopServices
         switch run.begin(on: store) {
         case .success(let runServices): services = runServices.masked(for: store.identity.role)
@@ -129,7 +129,7 @@ enum Main {
         } else {
             status = runStdinBatch(shell: shell, continueOnError: global.continueOnError)
         }
-        return run.end(status)
+        return run.end(status, pluginsOutside: session.pluginsOutsideTheRun)
     }
 
     static func runBatch(_ steps: [GlobalArguments.Step], shell: Shell, continueOnError: Bool) async -> Int32 {

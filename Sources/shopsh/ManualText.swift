@@ -203,6 +203,11 @@ enum ManualText {
             \fBhelp\fR \fIname\fR shows its description; \fBplugins\fR lists every plugin with its
             version, path and status. A plugin that fails, crashes, hangs (Ctrl\-C stops its process
             group) or prints something else than rows costs one error line, \fIname\fR\fB:\fR \fImessage\fR.
+            A plugin runs with the operator's own rights, so shopsh keeps its promises only for
+            commands whose description says \fB"writes": false\fR (the \fBread_only\fR column of
+            \fBplugins\fR): in a read\-only session and in an \fB\-\-atomic\fR or \fB\-\-dry\-run\fR run any
+            other plugin command is refused before it starts, and there a plugin may run at most
+            \fBSHOPSH_PLUGIN_TIMEOUT\fR seconds, as the run holds its locks meanwhile.
             The contract is \fIplugins/PROTOCOL.md\fR in the source tree; examples are in
             \fIplugins/external\fR.
             .SH "EXIT STATUS"
@@ -229,6 +234,13 @@ enum ManualText {
             .TP
             .B SHOPSH_FORMAT
             The default output format (\fBtable\fR, \fBjson\fR, \fBndjson\fR, \fBcsv\fR or \fBtsv\fR).
+            .TP
+            .B SHOPSH_PLUGIN_PATH
+            Folders (colon\-separated) searched first for external plugins.
+            .TP
+            .B SHOPSH_PLUGIN_TIMEOUT
+            How many seconds an external plugin may run in an \fB\-\-atomic\fR or \fB\-\-dry\-run\fR run
+            (default 60); then its process group is killed and the command fails.
             .TP
             .B NO_COLOR
             When set and not empty, no colour with \fB\-\-color auto\fR.

@@ -42,8 +42,10 @@ final class RunScope {
     }
 
     /// Commits or rolls back according to the run's exit `status`, says what happened, and
-    /// returns the status the process exits with.
-    func end(_ status: Int32) -> Int32 {
+    /// returns the status the process exits with. `pluginsOutside` are the external plugins that
+    /// ran during the run: as separate programs, outside its transaction, so what they did (if
+    /// they wrote despite declaring `"writes": false`) was not undone with it.
+    func end(_ status: Int32, pluginsOutside: [String] = []) -> Int32 {
         guard let run else { return status }
         let commit = !dryRun && status == 0
         let ended = Blocking.run { () async -> Result<Void, ShopError> in
@@ -53,12 +55,22 @@ final class RunScope {
             Main.printError("the run's changes could not be \(commit ? "kept" : "undone"): \(error.message)")
             return 1
         }
+        let undone = pluginsOutside.isEmpty ? "every change of the run was undone"
+            : "the run's own changes were undone; " + Self.outside(pluginsOutside)
         if dryRun {
-            Main.printNote("dry run: every change was undone")
+            Main.printNote("dry run: " + (pluginsOutside.isEmpty ? "every change was undone" : undone))
         } else if !commit {
-            Main.printNote("atomic run: a command failed, so every change of the run was undone")
+            Main.printNote("atomic run: a command failed, so " + undone)
         }
         return status
+    }
+
+    /// `the external plugin lowstock ran outside it (…)`: what shopsh cannot say was undone.
+    private static func outside(_ plugins: [String]) -> String {
+        let one = plugins.count == 1
+        return "the external plugin\(one ? "" : "s") \(plugins.joined(separator: ", ")) ran outside it "
+            + "(\(one ? "its description says it does" : "their descriptions say they do") not write; "
+            + "shopsh cannot undo what a plugin did)"
     }
 
     private static func shopError(_ error: any Error) -> ShopError {

@@ -18,20 +18,23 @@ final class PluginSandbox {
         sandbox.environment["SHOPSH_PLUGIN_PATH"] = folder.path
     }
 
-    /// The description most test plugins give: one command `list` with a CATEGORY and --threshold.
-    static func description(_ name: String, protocolVersion: Int = 1) -> String {
-        #"{"protocol": \#(protocolVersion), "name": "\#(name)", "version": "1.2.3", "summary": "Test plugin \#(name)", "commands": [{"name": "list", "summary": "List rows", "arguments": [{"name": "category", "kind": "category", "optional": true}], "options": [{"name": "threshold", "kind": "integer", "summary": "At most this"}]}]}"#
+    /// The description most test plugins give: one command `list` with a CATEGORY and --threshold;
+    /// `writes` adds that command's `"writes"` field (absent when nil).
+    static func description(_ name: String, protocolVersion: Int = 1, writes: Bool? = nil) -> String {
+        let declared = writes.map { #", "writes": \#($0)"# } ?? ""
+        return #"{"protocol": \#(protocolVersion), "name": "\#(name)", "version": "1.2.3", "summary": "Test plugin \#(name)", "commands": [{"name": "list", "summary": "List rows"\#(declared), "arguments": [{"name": "category", "kind": "category", "optional": true}], "options": [{"name": "threshold", "kind": "integer", "summary": "At most this"}]}]}"#
     }
 
     /// Writes `shopsh-NAME`: `--shopsh-describe` runs `describe` (default: print the
     /// description), anything else runs `body` with the command word shifted away.
     @discardableResult
-    func plugin(_ name: String, describe: String? = nil, body: String, executable: Bool = true) throws -> String {
+    func plugin(_ name: String, describe: String? = nil, writes: Bool? = nil, body: String,
+                executable: Bool = true) throws -> String {
         let path = folder.appendingPathComponent("shopsh-" + name).path
         let script = """
             #!/bin/sh
             if [ "$1" = "--shopsh-describe" ]; then
-            \(describe ?? "cat <<'JSON'\n\(Self.description(name))\nJSON")
+            \(describe ?? "cat <<'JSON'\n\(Self.description(name, writes: writes))\nJSON")
             exit 0
             fi
             shift
@@ -91,7 +94,7 @@ final class PluginSandbox {
 
     @Test func thePluginGetsTheStoreTheOperatorAndTheBinary() throws {
         let plugins = try PluginSandbox()
-        try plugins.plugin("env", body: #"""
+        try plugins.plugin("env", writes: false, body: #"""
             printf '{"protocol": "%s", "store": "%s", "operator": "%s", "bin": "%s", "user": "%s", "args": "%s", "readonly": "%s"}\n' \
               "$SHOPSH_PROTOCOL" "$SHOPSH_STORE" "$SHOPSH_OPERATOR" "$SHOPSH_BIN" "${SHOPSH_USER-unset}" "$*" "${SHOPSH_READ_ONLY-}"
             """#)
@@ -125,10 +128,12 @@ final class PluginSandbox {
     }
 
     /// A plugin's writes through shopsh could not join an --atomic or --dry-run run's transaction:
-    /// there its shopsh calls are read-only, so a dry run changes nothing, even through a plugin.
+    /// there its shopsh calls are read-only, so one that says it does not write but tries (without
+    /// undoing SHOPSH_READ_ONLY) changes nothing. (One that may write is not even started there:
+    /// PluginPromisesTests.)
     @Test func aDryRunsPluginCannotWriteThroughShopsh() throws {
         let plugins = try PluginSandbox()
-        try plugins.plugin("writer", body: #"exec "$SHOPSH_BIN" -o ndjson -c 'basket add emilys 1'"#)
+        try plugins.plugin("writer", writes: false, body: #"exec "$SHOPSH_BIN" -o ndjson -c 'basket add emilys 1'"#)
         let before = try plugins.sandbox.ok("basket show emilys -o json")
         for flag in ["--dry-run", "--atomic"] {
             let result = try plugins.run([flag, "-c", "writer list"])

@@ -62,6 +62,11 @@ final class TerminalSession {
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "shop"] + keys) }
 
+    /// Whether a command has ended on `screen`: the prompt, alone, is back on its last line.
+    func promptIsBack(_ screen: String) -> Bool {
+        screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) == "\(prompt)>"
+    }
+
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "shop"]) }
 
     /// The screen with lines the terminal wrapped joined back (`capture-pane -J`): a row wider than

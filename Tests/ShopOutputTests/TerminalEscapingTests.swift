@@ -1,5 +1,6 @@
 // TerminalEscapingTests: control characters in untrusted text become visible escapes.
 
+import Foundation
 import Testing
 @testable import ShopOutput
 
@@ -40,5 +41,46 @@ struct EscapeCase: Sendable, CustomTestStringConvertible {
         let hostile = "\u{1B}]0;pwned\u{7}\u{1B}[2J\u{9B}31m\u{202E}\r\n"
         let escaped = TerminalEscaping.escape(hostile)
         #expect(!escaped.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+    }
+
+    // MARK: - Every format, to a terminal or not
+
+    static let hostileColumns = ["title", "tags"].map(Column.init)
+    static let hostileRow: [Cell] = [.text("\u{1B}]0;pwned\u{7}\u{9B}31m\u{202E}x\u{7F}\nend"), .list(["\u{1B}[31mred"])]
+
+    /// Whether `text` holds a control character other than the separators and line ends a format
+    /// writes (the data holds no tab).
+    static func hasControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+            || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func nothingFromTheDataReachesATerminalRaw(format: OutputFormat) throws {
+        let options = RenderOptions(format: format, toTerminal: true)
+        let listing = try renderList(Self.hostileColumns, [Self.hostileRow], options)
+        #expect(!Self.hasControls(listing), "\(listing.debugDescription)")
+        let record = try renderRecord(Self.hostileColumns, Self.hostileRow, options)
+        #expect(!Self.hasControls(record), "\(record.debugDescription)")
+    }
+
+    @Test func csvToAFileOrPipeStaysExact() throws {
+        let csv = try renderList(Self.hostileColumns, [Self.hostileRow], RenderOptions(format: .csv, header: false))
+        #expect(csv == "\"\u{1B}]0;pwned\u{7}\u{9B}31m\u{202E}x\u{7F}\nend\",\u{1B}[31mred\r\n")
+        #expect(try renderList(Self.hostileColumns, [Self.hostileRow], RenderOptions(format: .csv, header: false, toTerminal: true))
+                == #"\x1B]0;pwned\x07\x9B31m\u{202E}x\x7F\nend,\x1B[31mred"# + "\r\n")
+    }
+
+    /// JSON to a terminal escapes the rest of the rule as JSON escapes: the same text for a JSON reader.
+    @Test(arguments: [OutputFormat.json, .ndjson])
+    func jsonToATerminalMeansTheSameText(format: OutputFormat) throws {
+        let options = RenderOptions(format: format, toTerminal: true)
+        let shown = try renderRecord(Self.hostileColumns, Self.hostileRow, options)
+        #expect(shown.contains(#""\u001B]0;pwned\u0007\u009B31m\u202Ex\u007F\nend""#), "\(shown)")
+        let exact = try renderRecord(Self.hostileColumns, Self.hostileRow, RenderOptions(format: format))
+        #expect(exact.contains("\u{9B}31m\u{202E}x\u{7F}"))
+        let parsedShown = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? NSDictionary
+        let parsedExact = try JSONSerialization.jsonObject(with: Data(exact.utf8)) as? NSDictionary
+        #expect(parsedShown != nil && parsedShown == parsedExact)
     }
 }

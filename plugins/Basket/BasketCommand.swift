@@ -48,8 +48,7 @@ struct ShowBasket: ShellCommand {
         let format = context.format(output)
         if format == .json || format == .ndjson {
             try Renderer.jsonDocument(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
-                                 key: "lines", rowColumns: columns, rows: rows,
-                                 rowFields: context.renderOptions(output).fields, compact: format == .ndjson,
+                                 key: "lines", rowColumns: columns, rows: rows, options: context.renderOptions(output),
                                  to: context.sink)
             return
         }

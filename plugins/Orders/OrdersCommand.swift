@@ -189,8 +189,8 @@ private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOpti
     case .json, .ndjson:
         try Renderer.jsonDocument(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
                              key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
-                             rows: try OrderRows.lineCells(order, display, withOrderID: false), rowFields: options.fields,
-                             compact: options.format == .ndjson, to: context.sink)
+                             rows: try OrderRows.lineCells(order, display, withOrderID: false), options: options,
+                             to: context.sink)
     case .csv, .tsv:
         let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: true), options: options,
                                        sink: context.sink)

@@ -90,26 +90,30 @@ struct SourceCommand: ShellCommand {
     }
 }
 
-/// `plugins`: the built-in plugins, then the external ones with their path and status.
+/// `plugins`: the built-in plugins, then the external ones with their path and status, and
+/// which of their commands are declared read-only (the only ones a read-only session, an
+/// `--atomic` or a `--dry-run` run starts).
 struct PluginsCommand: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List the command plugins.")
 
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) async throws {
-        let columns = ["name", "kind", "version", "summary", "subcommands", "path", "status"].map(Column.init)
+        let columns = ["name", "kind", "version", "summary", "subcommands", "read_only", "path", "status"].map(Column.init)
         let external = context.host.externalPlugins()
         try await context.list(columns: columns, defaultFields: nil,
-                               tableView: TableView(["name", "kind", "version", "status", "summary", "path"], optional: ["summary", "path"]),
+                               tableView: TableView(["name", "kind", "version", "status", "read_only", "summary", "path"],
+                                                    optional: ["read_only", "summary", "path"]),
                                options: output, page: Page(), emptyNote: "no plugins") { emit in
             for plugin in context.host.plugins {
                 try emit([.text(plugin.name), .text("built-in"), .null, .text(plugin.summary),
-                          .list(plugin.command.configuration.subcommands.map { $0._commandName }), .null, .text("ok")])
+                          .list(plugin.command.configuration.subcommands.map { $0._commandName }), .null, .null, .text("ok")])
             }
             for plugin in external {
                 let description = plugin.description
                 try emit([.text(plugin.name), .text("external"), description.map { .text($0.version) } ?? .null,
                           description.map { .text($0.summary) } ?? .null, .list(description?.commands.map(\.name) ?? []),
+                          description.map { .list($0.commands.filter { !$0.writes }.map(\.name)) } ?? .null,
                           .text(plugin.path), .text(plugin.statusText)])
             }
         }

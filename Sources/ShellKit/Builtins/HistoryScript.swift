@@ -128,19 +128,7 @@ struct HistoryScript {
         guard fchmod(descriptor, 0o600) == 0, ftruncate(descriptor, 0) == 0 else {
             throw .system("cannot write \(shown): \(String(cString: strerror(errno)))")
         }
-        var bytes = Array(text.utf8)
-        let failed = bytes.withUnsafeMutableBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failed = Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
         if let failed { throw .system("cannot write \(shown): \(String(cString: strerror(failed)))") }
     }
 }

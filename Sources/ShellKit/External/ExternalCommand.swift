@@ -11,17 +11,37 @@ enum ExternalCommand {
     static func run(_ plugin: ExternalPlugin, description: PluginDescription, words: [String],
                     in context: CommandContext) async throws {
         let invocation = try ExternalInvocation.parse(Array(words.dropFirst()), description: description)
-        guard !invocation.wantsHelp, invocation.command != nil else {
+        guard !invocation.wantsHelp, let command = invocation.command else {
             context.sink.write(ExternalHelp.text(plugin, description: description, command: invocation.command))
             return
         }
+        let session = context.session
+        if command.writes, let refusal = refusal(of: plugin.name + " " + command.name, in: session) { throw refusal }
+        // A run's one transaction holds its locks while the plugin runs: a plugin waiting on
+        // them (writing despite its description) would wait for ever, and the run with it.
+        let bound = try session.oneTransaction.map { run throws(ShopError) in (run, try timeout(context.environment)) }
         let child = try ChildProcess.spawn(path: plugin.path, arguments: invocation.pluginArguments,
                                            environment: environment(for: context))
-        let forwarded = context.host.isInteractive ? [] : PluginSignals.start(forwardingTo: child.pid)
-        defer { PluginSignals.stop(forwarded) }
+        if session.oneTransaction != nil && !session.pluginsOutsideTheRun.contains(plugin.name) {
+            session.pluginsOutsideTheRun.append(plugin.name)
+        }
+        let deadline = bound.map { ContinuousClock.now + .milliseconds(Int64(($0.1 * 1000).rounded(.up))) }
+        let forwarded = context.host.isInteractive ? nil : EndingSignals.forward(to: child.pid)
+        defer { if let forwarded { EndingSignals.release(forwarded) } }
         let rendered: Bool
+        let ending: ChildProcess.Ending
         do {
-            rendered = try await render(child, options: invocation.output, in: context)
+            do {
+                rendered = try await render(child, options: invocation.output, deadline: deadline, in: context)
+                ending = try child.wait(deadline: deadline)
+            } catch ChildProcess.ReadStop.interrupted {
+                throw ShopError.interrupted
+            } catch ChildProcess.ReadStop.timedOut {
+                let (run, limit) = bound ?? (.atomic, 0)
+                throw ShopError.system("stopped after \(seconds(limit)), the most a plugin may run in \(run == .atomic ? "an" : "a") "
+                                       + "\(run.flag) run (\(timeoutVariable)), which holds its locks meanwhile; "
+                                       + "its processes were killed")
+            }
         } catch let error as ShopError {
             child.stop()
             if error == .interrupted { throw error }
@@ -29,13 +49,6 @@ enum ExternalCommand {
         } catch {
             child.stop()
             throw error
-        }
-        let ending: ChildProcess.Ending
-        do {
-            ending = try child.wait()
-        } catch {
-            child.stop()
-            throw ShopError.interrupted
         }
         switch ending {
         case .exited(0):
@@ -50,6 +63,46 @@ enum ExternalCommand {
             throw ShopError.system(plugin.name + ": killed by \(name.lowercased()) (signal \(signal))")
         }
     }
+
+    // MARK: - Promises of the session and the run
+
+    /// Why `command` (a plugin command that may change the shop) is not started in `session`:
+    /// a read-only session, and an `--atomic` or `--dry-run` run (which could not undo what
+    /// another program changes), keep their promise only for commands declared read-only.
+    static func refusal(of command: String, in session: Session) -> ShopError? {
+        let context: String
+        if let reason = session.identity.readOnlyReason {
+            context = "this session is read-only (\(reason))"
+        } else if let run = session.oneTransaction {
+            context = "this \(run.flag) run could not undo what it changes"
+        } else {
+            return nil
+        }
+        return .conflict("\(command) may change the shop (its description does not say \"writes\": false), and "
+                         + context + ": it was not started; nothing was changed")
+    }
+
+    /// The variable that sets how long a plugin may run in an `--atomic` or `--dry-run` run.
+    static let timeoutVariable = "SHOPSH_PLUGIN_TIMEOUT"
+    /// How many seconds a plugin may run in an `--atomic` or `--dry-run` run unless
+    /// ``timeoutVariable`` says.
+    static let defaultTimeout = 60.0
+
+    /// The bound in seconds from ``timeoutVariable`` (above 0), else ``defaultTimeout``.
+    static func timeout(_ environment: [String: String]) throws(ShopError) -> Double {
+        guard let text = environment[timeoutVariable], !text.isEmpty else { return defaultTimeout }
+        guard let value = Double(text), value.isFinite, value > 0, value <= 1e9 else {
+            throw .usage("\(timeoutVariable) must be a number of seconds above 0 (such as 60 or 0.5), not \"\(text)\"")
+        }
+        return value
+    }
+
+    /// `2 s`, `0.5 s`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int64(value)) s" : "\(value) s"
+    }
+
+    // MARK: - Environment and rows
 
     /// The plugin's environment: the shell's, and what protocol 1 adds.
     ///
@@ -70,7 +123,7 @@ enum ExternalCommand {
             ?? CommandLine.arguments.first
         // A read-only session's plugins may not write through shopsh either; nor may those of an
         // --atomic or --dry-run run: their writes would escape its one transaction.
-        environment["SHOPSH_READ_ONLY"] = session.identity.readOnlyReason == nil && !session.runsInOneTransaction ? nil : "1"
+        environment["SHOPSH_READ_ONLY"] = session.identity.readOnlyReason == nil && session.oneTransaction == nil ? nil : "1"
         // The plugin's own shopsh calls choose their format (`-o ndjson`); the operator's default
         // format is for the operator's terminal.
         environment["SHOPSH_FORMAT"] = nil
@@ -79,7 +132,8 @@ enum ExternalCommand {
 
     /// Streams the plugin's rows to the output: the first row's keys are the columns. Returns
     /// false, rendering nothing, when there are no rows.
-    private static func render(_ child: ChildProcess, options: OutputOptions, in context: CommandContext) async throws -> Bool {
+    private static func render(_ child: ChildProcess, options: OutputOptions, deadline: ContinuousClock.Instant?,
+                               in context: CommandContext) async throws -> Bool {
         var lines = LineSplitter()
         var ended = false
         /// The next row, or nil at the end of the output.
@@ -92,11 +146,7 @@ enum ExternalCommand {
                 if ended { return nil }
                 // Rows so far reach the screen before waiting for more: a slow plugin streams.
                 try context.sink.flush()
-                do {
-                    if let chunk = try child.readStdout() { lines.append(chunk) } else { ended = true }
-                } catch ChildProcess.ReadStop.interrupted {
-                    throw ShopError.interrupted
-                }
+                if let chunk = try child.readStdout(deadline: deadline) { lines.append(chunk) } else { ended = true }
             }
         }
         guard let (object, number) = try nextRow() else { return false }

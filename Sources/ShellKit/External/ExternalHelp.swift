@@ -14,6 +14,7 @@ enum ExternalHelp {
             let arguments = command.arguments.map { $0.optional ? "[\($0.name.uppercased())]" : $0.name.uppercased() }
             text += "  " + ([e(command.name)] + arguments.map(e)).joined(separator: " ") + "\n"
             if !command.summary.isEmpty { text += "      \(e(command.summary))\n" }
+            text += command.writes ? "      may change the shop\n" : "      read-only (declared \"writes\": false)\n"
             for argument in command.arguments {
                 text += "      \(e(argument.name.uppercased()))  \(argument.kind.rawValue)\(argument.optional ? ", optional" : "")\n"
             }

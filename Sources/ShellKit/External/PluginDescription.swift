@@ -43,6 +43,10 @@ public struct PluginDescription: Sendable, Equatable {
         public var summary: String
         public var arguments: [Argument]
         public var options: [Option]
+        /// Whether the command may change the shop: false only when its description says
+        /// `"writes": false`. Only such commands run in a read-only session and in an `--atomic`
+        /// or `--dry-run` run.
+        public var writes: Bool
     }
 
     public var name: String
@@ -76,7 +80,8 @@ public struct PluginDescription: Sendable, Equatable {
                 return Option(name: try word(option, "name", in: name), kind: try kind(option, in: name),
                               summary: text(option, "summary"))
             }
-            return Command(name: name, summary: text(command, "summary"), arguments: arguments, options: options)
+            return Command(name: name, summary: text(command, "summary"), arguments: arguments, options: options,
+                           writes: try flag(command, "writes", in: name, default: true))
         }
         return PluginDescription(name: try word(root, "name", in: "the description"), version: text(root, "version"),
                                  summary: text(root, "summary"), commands: commands)
@@ -118,6 +123,16 @@ public struct PluginDescription: Sendable, Equatable {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): return true
         default: return false
+        }
+    }
+
+    /// A boolean field; `fallback` when it is absent or null.
+    private static func flag(_ object: JSONObject, _ key: String, in place: String,
+                             default fallback: Bool) throws(ShopError) -> Bool {
+        switch object[key] {
+        case .bool(let value)?: return value
+        case nil, .null?: return fallback
+        default: throw .invalidInput("\(place): \"\(key)\" must be true or false")
         }
     }
 

@@ -87,6 +87,7 @@ public enum Interrupt {
                 var signal: UInt8 = 0
                 guard read(readEnd, &signal, 1) == 1 else { return }
                 restoreTerminal()
+                EndingSignals.removePartialFile()   // a `> FILE` being written: FILE stays as it was
                 for body in terminationBodies.withLock({ $0 }) { body() }
                 exit(128 + Int32(signal))
             }

@@ -53,7 +53,10 @@ public final class CommandContext: @unchecked Sendable {
         var rendering = RenderOptions(format: format, fields: explicit ?? defaultFields,
                                       header: !(options.noHeader || session.output.noHeader),
                                       wide: wide, color: color,
-                                      terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil)
+                                      terminalWidth: sinkIsTerminal && !wide ? Terminal.width(environment: environment) : nil,
+                                      // The one place where the output layer learns that its bytes
+                                      // reach a terminal: then no format lets data's controls through raw.
+                                      toTerminal: sinkIsTerminal)
         if format == .table, explicit == nil {
             if wide {
                 rendering.fields = nil

@@ -26,9 +26,12 @@ public final class Session: @unchecked Sendable {
     public var pager = true
     /// Who is at the shell, their role, and whether the session is read-only.
     public let identity: OperatorIdentity
-    /// Whether the batch is one transaction (`--atomic`, `--dry-run`): what another process would
-    /// write (an external plugin through shopsh) could not join it.
-    public var runsInOneTransaction = false
+    /// The batch's one transaction (`--atomic`, `--dry-run`), if it runs in one: what another
+    /// process would write (an external plugin through shopsh) could not join it.
+    public var oneTransaction: OneTransactionRun?
+    /// The external plugins started during the `--atomic` or `--dry-run` run, in order, each
+    /// once: they ran outside its transaction, so its end must not claim to have undone them.
+    public internal(set) var pluginsOutsideTheRun: [String] = []
 
     public init(storeName: String, identity: OperatorIdentity, environment: [String: String]) {
         self.storeName = storeName
@@ -37,6 +40,17 @@ public final class Session: @unchecked Sendable {
             output.format = format
         }
     }
+}
+
+/// A batch run as one store transaction.
+public enum OneTransactionRun: Sendable {
+    /// `--atomic`: all the changes, or none if a command fails.
+    case atomic
+    /// `--dry-run`: every change undone at the end.
+    case dryRun
+
+    /// The flag that asked for it.
+    public var flag: String { self == .atomic ? "--atomic" : "--dry-run" }
 }
 
 /// Session-wide values of the `OutputOptions` flags (nil: not set).

@@ -40,6 +40,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private var nestedDepth = 0
     /// The outcome of the last run of each line typed at the prompt in this session.
     private var promptOutcomes: [String: CommandOutcome] = [:]
+    /// While a command writes `> FILE`: what its failure leaves of FILE (`out.csv was left as it
+    /// was`), said on its error line.
+    private var abandonedRedirectNote: String?
 
     /// `stdout` and `stderr` default to the process's streams; tests pass a memory sink and a collector.
     public init(services: ShopServices, plugins: [ShellPlugin], session: Session, terminal: Terminal,
@@ -88,9 +91,12 @@ public final class Shell: ShellHost, @unchecked Sendable {
             report(error, location: location, words: parsed.words)
             return .failure
         }
+        let enclosing = abandonedRedirectNote
+        abandonedRedirectNote = destination.abandonedNote ?? enclosing
         let outcome = await execute(words: parsed.words, location: location, destination: destination,
                                     command: prepared.command)
-        if let failed = destination.finish(), outcome == .success {
+        abandonedRedirectNote = enclosing
+        if let failed = destination.finish(keep: outcome == .success), outcome == .success {
             report(failed, location: location, words: parsed.words)
             return .failure
         }
@@ -340,10 +346,11 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Data in the message (a product title, a typed reference, a file name) is escaped as in
     /// table cells, so the line stays one line and cannot drive the terminal.
     func report(_ error: any Error, location: String?, words: [String]) {
-        let message = (error as? ShopError)?.message ?? "\(error)"
+        let message = ((error as? ShopError)?.message ?? "\(error)") + (abandonedRedirectNote.map { "; " + $0 } ?? "")
         if Self.wantsJSON(words: words, session: session) {
-            var object = "{\"error\":" + JSONText.quoted(message)
-            if let location { object += ",\"location\":" + JSONText.quoted(location) }
+            let toTerminal = terminal.stderrIsTerminal
+            var object = "{\"error\":" + JSONText.quoted(message, toTerminal: toTerminal)
+            if let location { object += ",\"location\":" + JSONText.quoted(location, toTerminal: toTerminal) }
             writeToStderr(object + "}\n")
         } else {
             let prefix = location.map { TerminalEscaping.escape($0) + ": " } ?? ""
