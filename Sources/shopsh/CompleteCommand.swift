@@ -27,7 +27,7 @@ enum CompleteCommand {
         for candidate in candidates where !candidate.contains("\n") {
             output += candidate + "\n"
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        writeToStream(output, STDOUT_FILENO)
         return 0
     }
 }

@@ -30,7 +30,7 @@ struct InteractiveLoop {
             let prompt = accumulator.isContinuing ? "…> "
                 : session.storeName + ((session.currentUserName ?? session.currentUser).map { " (\($0))" } ?? "") + "> "
             guard case .line(let line) = reader.readLine(prompt: prompt) else {
-                FileHandle.standardError.write(Data("\n".utf8))
+                writeToStream("\n", STDERR_FILENO)
                 break
             }
             lineNumber += 1

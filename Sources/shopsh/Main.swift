@@ -254,13 +254,13 @@ enum Main {
 
     /// `shopsh: error: …` on stderr, with data in the message escaped as in table cells.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("shopsh: error: \(TerminalEscaping.escape(message))\n".utf8))
+        writeToStream("shopsh: error: \(TerminalEscaping.escape(message))\n", STDERR_FILENO)
     }
 
     /// `shopsh: …` on stderr, escaped, and wrapped at word boundaries on a terminal.
     static func printNote(_ message: String) {
         var text = "shopsh: " + TerminalEscaping.escape(message)
         if isatty(STDERR_FILENO) != 0 { text = TextWrap.wrap(text, width: Terminal.width(environment: environment())) }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        writeToStream(text + "\n", STDERR_FILENO)
     }
 }

@@ -22,7 +22,7 @@ enum ManualCommand {
         }
         do {
             let page = try ManualPage.generate()
-            FileHandle.standardOutput.write(Data(page.utf8))
+            writeToStream(page, STDOUT_FILENO)
             return 0
         } catch {
             Main.printError("cannot generate the manual: \(error)")

@@ -10,6 +10,19 @@ import Testing
         result.stderr.split(separator: "\n").filter { $0.contains("error:") }
     }
 
+    @Test func aClosedStandardErrorCostsTheMessageNotTheProcess() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        // The error line cannot be written (stderr closed): the run still ends with its status, no trap.
+        for (arguments, status) in [(["-c", "products show 999999"], 1), (["--no-such-option"], 2),
+                                    (["--store", "/nonexistent/folder/shop.sqlite", "-c", "products show 1"], 1)] {
+            let closed = try sandbox.run(arguments, stdinData: Data(), launcher: [
+                "sh", "-c", "\"$0\" \"$@\" 2>&-; echo \"status $?\"", ShopshBinary.url.path,
+            ])
+            #expect(closed.stdout == "status \(status)\n", "\(arguments): \(closed.stdout) \(closed.stderr)")
+        }
+    }
+
     @Test func anImportedIdAtTheTopOfTheRangeDoesNotBreakLaterAdds() throws {
         let sandbox = try ShopshSandbox()
         let tooBig = try sandbox.file("too-big.json", #"[{"id": 9223372036854775807, "title": "Big", "category": "x", "price": 1, "sku": "BIG-1"}]"#)

@@ -50,12 +50,19 @@ final class TerminalSession {
         try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: sandbox.environment).output
     }
 
-    /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given.
-    func start(width: Int = 160, height: Int = 40, pager: String? = nil) throws {
+    /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given. With
+    /// `statusFile`, shopsh runs with its standard error closed (as when the terminal it wrote to
+    /// has gone: every write to it fails) and its exit status goes to that file.
+    func start(width: Int = 160, height: Int = 40, pager: String? = nil, statusFile: URL? = nil) throws {
         let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE", "SHOPSH_PLUGIN_PATH"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
             + (pager.map { ["PAGER='\($0)'"] } ?? [])
-        let started = try tmux(["new-session", "-d", "-s", "shop", "-x", String(width), "-y", String(height),
-                  "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'; sleep 30"])
+        var command = "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'"
+        if let statusFile {
+            let script = sandbox.root.appendingPathComponent("run-without-stderr.sh")
+            try "\(command) 2>&-\necho $? > '\(statusFile.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+            command = "sh '\(script.path)'"
+        }
+        let started = try tmux(["new-session", "-d", "-s", "shop", "-x", String(width), "-y", String(height), "\(command); sleep 30"])
         if !started.isEmpty { Issue.record("tmux new-session: \(started)") }
         try waitFor { $0.contains("\(prompt)>") }   // capture-pane drops trailing blanks
     }
@@ -124,6 +131,26 @@ struct InteractiveTests {
         try second.waitFor { $0.contains("\(second.prompt)> products show 1 --fields sku") }
         try second.send("C-u", " history 2", "Enter")   // a leading space keeps it out of the history
         try second.waitFor { $0.contains("1  products show 1 --fields sku") && $0.contains("2  exit") }
+    }
+
+    @Test func aStandardErrorThatFailsEndsTheShellCleanlyWithItsHistorySaved() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let terminal = TerminalSession(sandbox: sandbox)
+        let status = sandbox.root.appendingPathComponent("status")
+        try terminal.start(statusFile: status)
+        try terminal.send("products show 1 --fields sku", "Enter")
+        try terminal.waitFor { $0.contains("BEA-ESS-ESS-001") }
+        // Ctrl-D: shopsh ends its line on stderr, which fails (as when a closed window or a dropped
+        // SSH session took the terminal): it must still save its history and exit 0, not trap.
+        try terminal.send("C-d")
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: status.path) { usleep(50_000) }
+        let code = try String(contentsOf: status, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(code == "0", "shopsh ended with status \(code) when it could not write to standard error")
+        let folder = URL(fileURLWithPath: sandbox.environment["XDG_STATE_HOME"] ?? "").appendingPathComponent("shopsh")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("history-") }
+        let history = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+        #expect(history.contains("products show 1 --fields sku"), "\(history)")
     }
 
     @Test func thePromptShowsTheCurrentCustomer() throws {

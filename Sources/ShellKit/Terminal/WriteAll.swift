@@ -16,3 +16,12 @@ func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
     }
     return nil
 }
+
+/// Writes `text` to a standard stream (`STDERR_FILENO`, `STDOUT_FILENO`) for the shell's own
+/// messages, never trapping: a terminal that went away (a closed window, a dropped SSH session) or
+/// a closed pipe loses the text, and the shell goes on (to save its history, to exit cleanly).
+/// Returns the errno of a failure, or nil.
+@discardableResult
+public func writeToStream(_ text: String, _ descriptor: Int32) -> Int32? {
+    Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+}
