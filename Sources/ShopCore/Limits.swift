@@ -15,6 +15,22 @@ public enum ProductLimits {
 
     /// The highest stock of one product.
     public static let maxStock = 1_000_000_000
+
+    // The longest texts, in Unicode scalars (at most 4 bytes of UTF-8 each): the same on every
+    // store, and a title or category stays far inside what a PostgreSQL index row may hold.
+
+    /// The longest title.
+    public static let maxTitleLength = 300
+    /// The longest description.
+    public static let maxDescriptionLength = 10_000
+    /// The longest category slug.
+    public static let maxCategoryLength = 100
+    /// The longest brand.
+    public static let maxBrandLength = 100
+    /// The longest tag.
+    public static let maxTagLength = 50
+    /// The most tags of one product.
+    public static let maxTags = 50
 }
 
 /// The baskets' ranges. With `ProductLimits.maxPriceMinorUnits` they bound a line's total to

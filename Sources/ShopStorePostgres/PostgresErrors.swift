@@ -50,8 +50,7 @@ enum PostgresErrors {
                 }
                 // query_canceled: Ctrl-C asked the server to stop the query.
                 if info[.sqlState] == "57014" { return .interrupted }
-                let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-                return .storage("PostgreSQL, \(what): \(message)\(state)")
+                return refusedByServer(state: info[.sqlState] ?? "", message: message, doing: what)
             }
             switch psql.code {
             case .connectionError:
@@ -97,6 +96,19 @@ enum PostgresErrors {
         let reason = identity?.readOnlyReason.map { "this session is read-only (\($0))" }
             ?? "the server allows only reads here (a hot standby, or default_transaction_read_only)"
         return .conflict("the server refused a change, \(what): \(reason)\(outcome)")
+    }
+
+    /// Any other refusal of the server, as one line in our words: a value it would not take
+    /// (class 22) is invalid input, a constraint (23) a conflict, a program limit (54: e.g. an index
+    /// row too large) too large to keep; the server's own message goes with it (shown escaped, as
+    /// every error is), its SQLSTATE never. ShopCore's rules refuse such input before it gets here.
+    static func refusedByServer(state: String, message: String, doing what: String) -> ShopError {
+        switch state.prefix(2) {
+        case "22": return .invalidInput("the PostgreSQL server refused a value, \(what): \(message)")
+        case "23": return .conflict("the PostgreSQL server refused it, \(what): \(message)")
+        case "54": return .invalidInput("too large for the PostgreSQL server to keep, \(what); nothing was changed")
+        default: return .storage("the PostgreSQL server refused it, \(what): \(message)")
+        }
     }
 
     /// Why a connection could not be made, in a few words (`connection refused`, `timed out`…).

@@ -56,6 +56,27 @@ final class ShopshSandbox: @unchecked Sendable {
         return url
     }
 
+    /// Sets product `id`'s title behind shopsh's back (the `sqlite3` CLI, or psql on the server):
+    /// text shopsh's own rules refuse (control characters) but that another program can store, for
+    /// tests of what shopsh then shows. Creates the demo shop first.
+    func storeTitleBehindShopsh(sku: String, _ title: String) throws {
+        let product = try #require(try json("products show \(sku) -o json") as? [String: Any])
+        try storeTitleBehindShopsh(try #require(product["id"] as? Int), title)
+    }
+
+    /// The same for product `id`.
+    func storeTitleBehindShopsh(_ id: Int, _ title: String) throws {
+        _ = try ok("products show \(id)")
+        let hex = title.utf8.map { String(format: "%02x", $0) }.joined()
+        if let store = environment["SHOPSH_STORE"], store.hasPrefix("postgres") {
+            try Self.psql(store, "UPDATE products SET title = convert_from(decode('\(hex)', 'hex'), 'UTF8') WHERE id = \(id)")
+        } else {
+            let path = environment["SHOPSH_STORE"] ?? root.appendingPathComponent("data/shopsh/shop.sqlite").path
+            let result = try CommandLineClient.outcome(["sqlite3", path, "UPDATE products SET title = CAST(X'\(hex)' AS TEXT) WHERE id = \(id)"])
+            guard result.status == 0 else { throw SandboxError(description: "sqlite3: \(result.errors)") }
+        }
+    }
+
     /// Runs `psql` on `url`, stopping at the first error.
     @discardableResult
     static func psql(_ url: String, _ sql: String) throws -> String {

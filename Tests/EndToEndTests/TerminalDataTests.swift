@@ -14,10 +14,8 @@ import Testing
     /// A sandbox whose products 1, 2 and 3 have those titles.
     static func hostileShop() throws -> PluginSandbox {
         let plugins = try PluginSandbox()
-        for (id, title) in [(1, osc), (2, red), (3, bidiAndC1)] {
-            let updated = try plugins.run(["products", "update", String(id), "--title", title])
-            #expect(updated.status == 0, "\(updated.stderr)")
-        }
+        // Titles shopsh itself refuses (control characters), as another program could store them.
+        for (id, title) in [(1, osc), (2, red), (3, bidiAndC1)] { try plugins.sandbox.storeTitleBehindShopsh(id, title) }
         try plugins.plugin("rows", writes: false, body: #"printf '%s\n' '{"t": "\u001b]0;pwned\u0007"}'"#)
         return plugins
     }

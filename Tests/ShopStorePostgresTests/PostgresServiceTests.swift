@@ -3,6 +3,7 @@
 // the shop's format, and "did you mean" for an unknown user.
 
 import Foundation
+import PostgresNIO
 import ShopCore
 import Testing
 @testable import ShopStorePostgres
@@ -55,4 +56,35 @@ struct PostgresServiceTests {
             try await store.services.users.user("emily")
         }
     }
+    /// What the server refuses reaches the operator as one line in our words, never with a SQLSTATE.
+    @Test func theServersOwnRefusalsAreOneLineWithoutSQLSTATE() async throws {
+        let store = try await makeStore()
+        defer { store.close() }
+        for sql in ["SELECT 1 / 0", "SELECT 'x'::integer", "SELECT repeat('x', 3000)::varchar(10)::int"] {
+            let error = await refusal(store, sql)
+            #expect(error?.isInvalidInput == true && error?.message.contains("SQLSTATE") == false
+                    && error?.message.contains("\n") == false && error?.message.contains("trying the server") == true,
+                    "\(sql): \(String(describing: error))")
+        }
+        #expect(PostgresErrors.refusedByServer(state: "54000", message: "index row requires 12024 bytes, maximum size is 8191",
+                                               doing: "adding a product").message
+                == "too large for the PostgreSQL server to keep, adding a product; nothing was changed")
+    }
+
+    /// How the store answers `sql` run as one of its reads (nil: it was not refused).
+    func refusal(_ store: PostgresStore, _ sql: String) async -> ShopError? {
+        let logger = store.logger
+        do {
+            _ = try await store.database.read("trying the server") { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+extension ShopError {
+    var isInvalidInput: Bool { if case .invalidInput = self { true } else { false } }
 }

@@ -17,6 +17,7 @@ extension StoreContract {
             Case("bad products are refused", badProductsRefused),
             Case("a price in another currency is refused", foreignPriceRefused),
             Case("out-of-range discount and rating are refused as input", outOfRangeDiscountRefused),
+            Case("texts too long or holding control characters are refused alike", badTextsRefused),
             Case("show by id and SKU; unknown is notFound", showByIDAndSKU),
             Case("update changes each field alone", updateEachField),
             Case("bad updates are refused", badUpdatesRefused),
@@ -123,6 +124,48 @@ extension StoreContract {
                                                                 price: ContractData.usd(ProductLimits.maxPriceMinorUnits),
                                                                 stock: ProductLimits.maxStock))
         #expect(top.stock == ProductLimits.maxStock && top.price == ContractData.usd(ProductLimits.maxPriceMinorUnits))
+    }
+
+    /// ShopCore's text rules, the same on every store (issue 19): a 1 MB title, a NUL, an escape
+    /// sequence, a field past its limit — added, updated or imported — are one line in our words,
+    /// and nothing changes; the limits themselves, in 4-byte characters, are kept.
+    static func badTextsRefused(_ shop: ShopServices) async throws {
+        try await ContractData.addProduct(shop, sku: "TXT-1")
+        func product(title: String = "T", description: String = "", category: String = "kitchen", brand: String? = nil,
+                     tags: [String] = []) -> NewProduct {
+            NewProduct(sku: "TXT-2", title: title, description: description, category: category, brand: brand,
+                       price: ContractData.usd(100), tags: tags)
+        }
+        let long = { (count: Int) in String(repeating: "\u{1F600}", count: count) }   // 4 bytes of UTF-8 each
+        let bad: [(NewProduct, String)] = [
+            (product(title: String(repeating: "t", count: 1_000_000)), "at most \(ProductLimits.maxTitleLength)"),
+            (product(title: long(ProductLimits.maxTitleLength + 1)), "at most \(ProductLimits.maxTitleLength)"),
+            (product(title: "nul\u{0}title"), "NUL"),
+            (product(title: "red\u{1B}[31m"), "control character"),
+            (product(description: "nul\u{0}"), "NUL"),
+            (product(description: long(ProductLimits.maxDescriptionLength + 1)), "at most \(ProductLimits.maxDescriptionLength)"),
+            (product(category: String(repeating: "k", count: ProductLimits.maxCategoryLength + 1)), "category"),
+            (product(brand: long(ProductLimits.maxBrandLength + 1)), "at most \(ProductLimits.maxBrandLength)"),
+            (product(tags: [long(ProductLimits.maxTagLength + 1)]), "at most \(ProductLimits.maxTagLength)"),
+            (product(tags: Array(repeating: "x", count: ProductLimits.maxTags + 1)), "at most \(ProductLimits.maxTags)"),
+        ]
+        for (new, words) in bad {
+            for call in [{ _ = try await shop.products.addProduct(new) }, { _ = try await shop.products.importProducts([new]) }] {
+                let error = try await expectRefused(.invalidInput, shop) { try await call() }
+                let message = error?.message ?? ""
+                #expect(message.contains(words) && message.utf8.count < 300 && !message.contains("SQLSTATE")
+                        && !message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.prefix(300))")
+            }
+        }
+        try await expectRefused(.invalidInput, shop) { try await shop.products.updateProduct("TXT-1", ProductChanges(title: "a\u{0}b")) }
+        try await expectRefused(.invalidInput, shop) {
+            try await shop.products.updateProduct("TXT-1", ProductChanges(description: String(repeating: "d", count: 1_000_000)))
+        }
+        // The limits themselves, in 4-byte characters; a description keeps its lines and tabs.
+        let most = product(title: long(ProductLimits.maxTitleLength), description: "line 1\n\tline 2\r\n" + long(ProductLimits.maxDescriptionLength - 17),
+                           brand: long(ProductLimits.maxBrandLength), tags: Array(repeating: long(ProductLimits.maxTagLength), count: ProductLimits.maxTags))
+        let kept = try await shop.products.addProduct(most)
+        #expect(kept.title == most.title && kept.description == most.description && kept.brand == most.brand && kept.tags == most.tags)
     }
 
     /// Prices are in the shop's base currency (USD); a store must not keep EUR cents as dollars.

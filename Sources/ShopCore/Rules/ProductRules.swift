@@ -1,12 +1,16 @@
-// ProductRules: what a product's fields may hold, for every store: titles, category slugs, SKUs,
-// prices (in the base currency, within ProductLimits), discounts, ratings and stock.
+// ProductRules: what a product's fields may hold, for every store: titles, descriptions, brands and
+// tags (lengths, no control characters), category slugs, SKUs, prices (in the base currency,
+// within ProductLimits), discounts, ratings and stock.
 
 /// The rules a product follows; each check throws one line that says what is allowed.
 public enum ProductRules {
     /// Checks every field of a new product.
     public static func check(_ new: NewProduct) throws(ShopError) {
         try checkTitle(new.title)
+        try checkDescription(new.description)
         try checkCategory(new.category)
+        if let brand = new.brand { try checkBrand(brand) }
+        try checkTags(new.tags)
         try checkPrice(new.price)
         try checkStock(new.stock)
         try checkDiscount(new.discount)
@@ -20,24 +24,69 @@ public enum ProductRules {
     /// Checks the fields `changes` sets.
     public static func check(_ changes: ProductChanges) throws(ShopError) {
         if let title = changes.title { try checkTitle(title) }
+        if let description = changes.description { try checkDescription(description) }
         if let category = changes.category { try checkCategory(category) }
+        if let brand = changes.brand { try checkBrand(brand) }
         if let price = changes.price { try checkPrice(price) }
         if let stock = changes.stock { try checkStock(stock) }
         if let discount = changes.discount { try checkDiscount(discount) }
         if let sku = changes.sku { try checkSKU(sku) }
     }
 
+    /// A title: not empty, at most `ProductLimits.maxTitleLength` characters, no control characters.
     public static func checkTitle(_ title: String) throws(ShopError) {
         if title.trimmingASCIISpaces.isEmpty { throw .invalidInput("title must not be empty") }
+        try checkText(title, field: "title", maxLength: ProductLimits.maxTitleLength)
     }
 
-    /// A slug of lower-case letters, digits and '-'.
+    /// A description: at most `ProductLimits.maxDescriptionLength` characters; lines and tabs, but
+    /// no other control characters.
+    public static func checkDescription(_ description: String) throws(ShopError) {
+        try checkText(description, field: "description", maxLength: ProductLimits.maxDescriptionLength, allowsLines: true)
+    }
+
+    /// A brand: at most `ProductLimits.maxBrandLength` characters, no control characters (empty clears it).
+    public static func checkBrand(_ brand: String) throws(ShopError) {
+        try checkText(brand, field: "brand", maxLength: ProductLimits.maxBrandLength)
+    }
+
+    /// At most `ProductLimits.maxTags` tags of at most `ProductLimits.maxTagLength` characters,
+    /// without control characters or commas (the stores keep tags joined by commas).
+    public static func checkTags(_ tags: [String]) throws(ShopError) {
+        guard tags.count <= ProductLimits.maxTags else {
+            throw .invalidInput("too many tags: \(tags.count), at most \(ProductLimits.maxTags)")
+        }
+        for tag in tags {
+            try checkText(tag, field: "tag", maxLength: ProductLimits.maxTagLength)
+            if tag.contains(",") { throw .invalidInput("tag \(tag.quotedForMessage()) must not contain a comma") }
+        }
+    }
+
+    /// Text a store keeps: at most `maxLength` Unicode scalars, and no control character (C0, DEL,
+    /// C1; NUL above all, which no store keeps alike) but, where `allowsLines`, LF, CR and TAB.
+    public static func checkText(_ text: String, field: String, maxLength: Int, allowsLines: Bool = false) throws(ShopError) {
+        var length = 0
+        for scalar in text.unicodeScalars {
+            length += 1
+            let value = scalar.value
+            if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) {
+                if allowsLines && (scalar == "\n" || scalar == "\r" || scalar == "\t") { continue }
+                let name = value == 0 ? "a NUL character" : "a control character (U+\(String(value, radix: 16, uppercase: true)))"
+                throw .invalidInput("\(field) \(text.quotedForMessage()) holds \(name); \(field)s may not")
+            }
+        }
+        guard length <= maxLength else {
+            throw .invalidInput("\(field) \(text.quotedForMessage()) is too long: \(length) characters, at most \(maxLength)")
+        }
+    }
+
+    /// A slug of lower-case letters, digits and '-', at most `ProductLimits.maxCategoryLength` long.
     public static func checkCategory(_ category: String) throws(ShopError) {
-        guard !category.isEmpty, category.utf8.allSatisfy({ byte in
+        guard !category.isEmpty, category.utf8.count <= ProductLimits.maxCategoryLength, category.utf8.allSatisfy({ byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "-")
         }) else {
-            throw .invalidInput("invalid category \(category.quotedForMessage()): use a slug of lower-case letters, digits and '-', like kitchen-accessories")
+            throw .invalidInput("invalid category \(category.quotedForMessage()): use a slug of up to \(ProductLimits.maxCategoryLength) lower-case letters, digits and '-', like kitchen-accessories")
         }
     }
 
