@@ -1,9 +1,13 @@
-// PostgresSeeder: ShopSeeder on PostgreSQL. The seed's rows are gathered as COPY text (the seeder
-// protocol is synchronous, the server is not), then sent with `COPY … FROM STDIN` in one
-// transaction — the demo shop in well under a second, a million products in a minute or so.
+// PostgresSeeder: ShopSeeder on PostgreSQL. The seed's rows are gathered as JSON objects, table by
+// table (the seeder protocol is synchronous, the server is not), then sent in batches of ordinary
+// statements — `INSERT … SELECT … FROM json_populate_recordset(…)`, the server reading each value as
+// its column's type — in one transaction. Not COPY: postgres-nio 1.33's `copyFrom` hands its
+// continuation to `channel.write(…, promise: nil)`, so on a connection that has just closed the
+// continuation is dropped and the seed waits forever ("leaked its continuation"), which a loaded
+// test run met; a failed statement, by contrast, is an error like any other, and the transaction
+// leaves the database as it was.
 
 import Logging
-import NIOCore
 import PostgresNIO
 import ShopCore
 
@@ -11,17 +15,22 @@ import ShopCore
 final class PostgresSeeder: ShopSeeder {
     /// The timestamp every seeded row gets (orders bring their own).
     private let now: String
-    private var products = CopyText()
-    private var users = CopyText()
-    private var orders = CopyText()
-    private var orderLines = CopyText()
+    private var products = JSONRecords("products", ["id", "sku", "title", "description", "category", "brand", "price_minor",
+                                                    "discount_hundredths", "stock", "rating_hundredths", "tags",
+                                                    "minimum_order_quantity", "created_at", "updated_at"])
+    private var users = JSONRecords("users", ["id", "username", "email", "first_name", "last_name", "phone", "role", "status",
+                                              "password_hash", "created_at"])
+    private var orders = JSONRecords("orders", ["id", "user_id", "customer", "status", "currency", "total_minor",
+                                                "discounted_total_minor", "created_at", "updated_at"])
+    private var orderLines = JSONRecords("order_lines", ["order_id", "line_number", "product_id", "sku", "title",
+                                                         "unit_price_minor", "discount_hundredths", "quantity"])
     /// Basket lines in the order they came, quantities of repeats added up.
     private var basketOrder: [BasketKey] = []
     private var basketQuantities: [BasketKey: Int] = [:]
-    private var favorites = CopyText()
+    private var favorites = JSONRecords("favorites", ["user_id", "product_id", "added_at"])
     private var favoriteKeys = Set<BasketKey>()
     /// ISO 4217 entries: the first one of a code wins.
-    private var currencies = CopyText()
+    private var currencies = JSONRecords("currencies", ["code", "name", "minor_units"])
     private var currencyCodes = Set<String>()
     /// Rates: the last one for a code and day wins.
     private var rateOrder: [RateKey] = []
@@ -117,29 +126,15 @@ final class PostgresSeeder: ShopSeeder {
         // A seed is not an operator's change: the owner marks the transaction so that the audit
         // triggers leave its rows out (only the owner may; PostgresServerRules).
         try await connection.query("INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())", logger: logger)
-        var baskets = CopyText()
+        var baskets = JSONRecords("basket_lines", ["user_id", "product_id", "quantity", "added_at"])
         for key in basketOrder {
             baskets.row([String(key.user), String(key.product), String(basketQuantities[key] ?? 0), now])
         }
-        var rateRows = CopyText()
+        var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
-        let tables: [(String, [String], CopyText)] = [
-            ("products", ["id", "sku", "title", "description", "category", "brand", "price_minor", "discount_hundredths", "stock",
-                          "rating_hundredths", "tags", "minimum_order_quantity", "created_at", "updated_at"], products),
-            ("users", ["id", "username", "email", "first_name", "last_name", "phone", "role", "status", "password_hash",
-                       "created_at"], users),
-            ("basket_lines", ["user_id", "product_id", "quantity", "added_at"], baskets),
-            ("favorites", ["user_id", "product_id", "added_at"], favorites),
-            ("orders", ["id", "user_id", "customer", "status", "currency", "total_minor", "discounted_total_minor",
-                        "created_at", "updated_at"], orders),
-            ("order_lines", ["order_id", "line_number", "product_id", "sku", "title", "unit_price_minor",
-                             "discount_hundredths", "quantity"], orderLines),
-            ("currencies", ["code", "name", "minor_units"], currencies),
-            ("currency_rates", ["date", "code", "rate"], rateRows),
-        ]
-        for (table, columns, text) in tables where !text.isEmpty {
-            try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
-                try await text.send(to: writer)
+        for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
+            for statement in records.statements {
+                try await connection.query(statement, logger: logger)
             }
         }
         if !orderLines.isEmpty {
@@ -172,50 +167,81 @@ final class PostgresSeeder: ShopSeeder {
     }
 }
 
-/// Rows in COPY's text format: tab-separated, `\N` for NULL, backslash escapes for the rest.
-struct CopyText: Sendable {
-    /// Sent in pieces of about this many bytes.
-    static let chunkSize = 1 << 20
-    private var chunks: [ByteBuffer] = []
-    private var current = ByteBuffer()
+/// A table's rows as JSON objects (every value a string or null, which the server reads as the
+/// column's type), in batches of `rowsPerBatch`: one INSERT each.
+struct JSONRecords: Sendable {
+    /// Rows one statement carries (a few MB of JSON for products).
+    static let rowsPerBatch = 5_000
+    /// The table and its columns: constant SQL of this file, never values.
+    let table: String
+    let columns: [String]
+    private var batches: [String] = []
+    private var current: [UInt8] = []
+    private var rowsInCurrent = 0
 
-    var isEmpty: Bool { chunks.isEmpty && current.readableBytes == 0 }
+    /// Whether no row was added.
+    var isEmpty: Bool { batches.isEmpty && rowsInCurrent == 0 }
 
+    init(_ table: String, _ columns: [String]) {
+        self.table = table
+        self.columns = columns
+    }
+
+    /// Adds a row: one value (nil for NULL) for each column, in order.
     mutating func row(_ fields: [String?]) {
-        for (index, field) in fields.enumerated() {
-            if index > 0 { current.writeInteger(UInt8(ascii: "\t")) }
-            guard let field else {
-                current.writeStaticString("\\N")
-                continue
-            }
-            // Most fields need no escape: written whole.
-            guard field.utf8.contains(where: Self.needsEscape) else {
-                current.writeString(field)
-                continue
-            }
-            for byte in field.utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): current.writeStaticString("\\\\")
-                case UInt8(ascii: "\t"): current.writeStaticString("\\t")
-                case UInt8(ascii: "\n"): current.writeStaticString("\\n")
-                case UInt8(ascii: "\r"): current.writeStaticString("\\r")
-                default: current.writeInteger(byte)
-                }
+        current.append(rowsInCurrent == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+        current.append(UInt8(ascii: "{"))
+        for (index, column) in columns.enumerated() {
+            if index > 0 { current.append(UInt8(ascii: ",")) }
+            Self.appendString(column, to: &current)
+            current.append(UInt8(ascii: ":"))
+            if index < fields.count, let field = fields[index] {
+                Self.appendString(field, to: &current)
+            } else {
+                current.append(contentsOf: "null".utf8)
             }
         }
-        current.writeInteger(UInt8(ascii: "\n"))
-        if current.readableBytes >= Self.chunkSize {
-            chunks.append(current)
-            current = ByteBuffer()
+        current.append(UInt8(ascii: "}"))
+        rowsInCurrent += 1
+        if rowsInCurrent == Self.rowsPerBatch { closeBatch() }
+    }
+
+    private mutating func closeBatch() {
+        guard rowsInCurrent > 0 else { return }
+        current.append(UInt8(ascii: "]"))
+        batches.append(String(decoding: current, as: UTF8.self))
+        current = []
+        rowsInCurrent = 0
+    }
+
+    /// The INSERTs that write every row, the JSON bound as a value.
+    var statements: [PostgresQuery] {
+        var all = self
+        all.closeBatch()
+        let names = columns.joined(separator: ", ")
+        let sql = "INSERT INTO \(table) (\(names)) SELECT \(names) FROM json_populate_recordset(NULL::\(table), $1::json)"
+        return all.batches.map { batch in
+            var bindings = PostgresBindings()
+            bindings.append(batch)
+            return PostgresQuery(unsafeSQL: sql, binds: bindings)
         }
     }
 
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-    }
-
-    func send(to writer: PostgresCopyFromWriter) async throws {
-        for chunk in chunks { try await writer.write(chunk) }
-        if current.readableBytes > 0 { try await writer.write(current) }
+    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\u00XX`.
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }
