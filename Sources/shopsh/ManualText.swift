@@ -174,7 +174,11 @@ enum ManualText {
             On PostgreSQL the roles are the group roles \fBshopsh_viewer\fR, \fBshopsh_support\fR and
             \fBshopsh_admin\fR, created by \fBshopsh init\fR and by \fBshopsh roles setup\fR for an
             existing database; a DBA grants one to each login role (\fBGRANT shopsh_support TO alice\fR).
-            The server enforces them with grants and masking views, also for \fBpsql\fR.
+            The server enforces them with grants and masking views, also for \fBpsql\fR, and holds
+            the shop's rules against every login but the store's owner: an order comes into being
+            only by checking out a customer's basket (\fBshopsh_checkout\fR, which prices it at the
+            catalogue's prices and takes the stock) and moves only along its status machine
+            (\fBshopsh_set_order_status\fR); nobody but the owner writes orders directly.
             On SQLite the file's permissions are the only boundary: whoever may write the file is an
             admin, whoever may only read it a viewer.
             .PP
@@ -189,8 +193,10 @@ enum ManualText {
             leave no rows. \fBaudit list\fR filters them (\fB\-\-operator\fR, \fB\-\-entity\fR,
             \fB\-\-id\fR, \fB\-\-since\fR, \fB\-\-until\fR) and \fBaudit show\fR \fIid\fR shows one, in every
             output format (\fBbefore\fR and \fBafter\fR are JSON objects).
-            Nobody but the store's owner can alter the log: on PostgreSQL operators may only insert
-            into it; on SQLite triggers refuse to update or delete its rows.
+            Nobody but the store's owner can alter the log. On PostgreSQL the server writes every row
+            itself, for shopsh's changes and for any other client's (those record
+            \fB(outside shopsh: psql)\fR), and no operator may insert one; on SQLite triggers refuse to
+            update or delete its rows, and changes made with other programs are not recorded.
             .SH "EXTERNAL PLUGINS"
             An executable named \fBshopsh\-\fR\fIname\fR becomes the command \fIname\fR. It is looked for in
             the folders of \fBSHOPSH_PLUGIN_PATH\fR (colon\-separated), then

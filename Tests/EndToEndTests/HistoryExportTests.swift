@@ -45,7 +45,7 @@ struct HistoryExportTests {
 
         // Again without --force: one error line naming the file, the file untouched.
         try terminal.send("history export \(path)", "Enter")
-        let screen = try terminal.waitFor { $0.contains("exists; add --force") }
+        let screen = try terminal.waitFor { $0.contains("exists; add --force") && terminal.promptIsBack($0) }
         let refused = screen.split(separator: "\n").drop { !$0.hasPrefix("\(terminal.prompt)> history export \(path)") }.dropFirst(2)
         let lastExport = refused.drop { !$0.hasPrefix("error:") }
         #expect(lastExport.first == "error: \(path) exists; add --force to overwrite it", "\(screen)")

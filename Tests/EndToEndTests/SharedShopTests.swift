@@ -146,7 +146,7 @@ struct SharedShopTests {
         let stockBefore = try ShopshSandbox.psql(url, "SELECT stock FROM products WHERE id = 1")
         let holder = try LockHolder(url: url, sql: "BEGIN; SELECT stock FROM products WHERE id = 1 FOR UPDATE;")
         defer { holder.release() }
-        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1" }
+        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()") == "1" }
         let outcome = StatusList()
         inParallel(2) { index in
             if index == 0 {
@@ -154,13 +154,14 @@ struct SharedShopTests {
                 outcome.append(result.map { "\($0.status) \($0.stderr)" } ?? "did not run")
             } else {
                 // Once shopsh waits for the row, its server process is ended (as a restart or a network cut would).
-                let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock'"
+                let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock' AND datname = current_database()"
                 var polls = 0
                 while (try? ShopshSandbox.psql(url, waiting)) != "1" && polls < 200 {
                     usleep(50_000)
                     polls += 1
                 }
-                _ = try? ShopshSandbox.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'shopsh'")
+                // Only this test's database: other tests' shells share the server.
+                _ = try? ShopshSandbox.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'shopsh' AND datname = current_database()")
             }
         }
         let said = outcome.values.first ?? ""
@@ -189,17 +190,17 @@ struct SharedShopTests {
         // psql holds product 1's row lock, so shopsh's stock change waits on the server.
         let holder = try LockHolder(url: url, sql: "BEGIN; SELECT stock FROM products WHERE id = 1 FOR UPDATE;")
         defer { holder.release() }
-        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1" }
+        try waitUntil { try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()") == "1" }
 
         let terminal = TerminalSession(sandbox: sandbox)
         try terminal.start()
         try terminal.send("products stock 1 +5", "Enter")
-        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock'"
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock' AND datname = current_database()"
         try waitUntil { try ShopshSandbox.psql(url, waiting) == "1" }
         try terminal.send("C-c")
         try terminal.waitFor { $0.contains("interrupted") }
         try waitUntil {
-            try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND state = 'active'") == "0"
+            try ShopshSandbox.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND state = 'active' AND datname = current_database()") == "0"
         }
         holder.release()
         try terminal.send("products show 1 -o csv --fields id,stock", "Enter")
