@@ -45,6 +45,18 @@ final class PluginSandbox {
         return path
     }
 
+    /// Describes plugin `name` (the shell caches the description) before a test relies on it: on a
+    /// loaded machine a first describe may overrun its 2 s, and a test of anything else must not
+    /// depend on how fast the machine is. Tries up to 10 times.
+    func described(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for _ in 0..<10 {
+            let listed = try run(["plugins", "-o", "json"])
+            let rows = (try? JSONSerialization.jsonObject(with: listed.stdoutData)) as? [[String: Any]] ?? []
+            if rows.contains(where: { $0["name"] as? String == name && $0["status"] as? String == "ok" }) { return }
+        }
+        Issue.record("plugin \(name) was never described", sourceLocation: sourceLocation)
+    }
+
     /// The good plugin: three rows with text, integer, decimal, bool, null and list values.
     func threeRows() throws {
         try plugin("rows", body: """

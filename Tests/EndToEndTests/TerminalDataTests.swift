@@ -17,6 +17,7 @@ import Testing
         // Titles shopsh itself refuses (control characters), as another program could store them.
         for (id, title) in [(1, osc), (2, red), (3, bidiAndC1)] { try plugins.sandbox.storeTitleBehindShopsh(id, title) }
         try plugins.plugin("rows", writes: false, body: #"printf '%s\n' '{"t": "\u001b]0;pwned\u0007"}'"#)
+        try plugins.described("rows")
         return plugins
     }
 
@@ -63,7 +64,7 @@ import Testing
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(csv.stdout == "1,\(Self.osc)\r\n2,\(Self.red)\r\n3,\(Self.bidiAndC1)\r\n")
         let plugin = try plugins.run(["-c", "rows list -o csv --no-header"])
-        #expect(plugin.stdout == "\(Self.osc)\r\n")
+        #expect(plugin.stdout == "\(Self.osc)\r\n", "\(plugin.stderr)")
         let json = try plugins.run(["-c", "products show 3 --fields title -o json"])
         #expect(json.stdout == "{\"title\":\"\(Self.bidiAndC1)\"}\n")
 
