@@ -1,6 +1,8 @@
-// PostgresBasketService: baskets and checkout on PostgreSQL. An increment is one atomic
-// INSERT … ON CONFLICT DO UPDATE that checks the line's limit itself, so concurrent shells never
-// lose one; checkout is the server's own operation (shopsh_checkout: it prices the basket, takes
+// PostgresBasketService: baskets and checkout on PostgreSQL. Showing a basket is one statement;
+// adding, setting and removing a line is one call of the server's basket functions
+// (PostgresBasketStatements), and only when that call declines does the step-by-step path run,
+// to say exactly why. An increment is one atomic INSERT … ON CONFLICT DO UPDATE that checks the
+// line's limit itself, so concurrent shells never lose one; checkout is the server's own operation (shopsh_checkout: it prices the basket, takes
 // the stock with conditional updates, so the last item is sold once, and writes the order). The
 // server's triggers record every change in the audit log. No advisory locks, no sequences.
 
@@ -16,7 +18,8 @@ struct PostgresBasketService: BasketService {
     // MARK: - Reading
 
     func basket(_ user: String) async throws -> Basket {
-        try await database.read("reading a basket") { connection in
+        if let basket = try await basketInOneStatement(user) { return basket }
+        return try await database.read("reading a basket") { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             return Basket(user: customer, lines: try await Self.lines(connection, userID: customer.id, logger: database.logger))
         }
@@ -27,6 +30,11 @@ struct PostgresBasketService: BasketService {
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
         try BasketRules.checkQuantity(quantity, allowZero: false)
         let stamp = database.clock.timestamp()
+        if let line = try await changeInOneCall("adding to a basket", user, product, call: { customer, name, id, reference, command in
+            "SELECT * FROM shopsh_basket_add(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
+        }) {
+            return line
+        }
         return try await database.write("adding to a basket", needs: .support, action: "add") { connection in
             let logger = database.logger
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
@@ -52,6 +60,11 @@ struct PostgresBasketService: BasketService {
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
         try BasketRules.checkQuantity(quantity, allowZero: true)
         let stamp = database.clock.timestamp()
+        if let line = try await changeInOneCall("setting a basket quantity", user, product, call: { customer, name, id, reference, command in
+            "SELECT * FROM shopsh_basket_set(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
+        }) {
+            return line.quantity == 0 ? nil : line
+        }
         return try await database.write("setting a basket quantity", needs: .support, action: "set") { connection in
             let logger = database.logger
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
@@ -76,6 +89,11 @@ struct PostgresBasketService: BasketService {
     }
 
     func removeFromBasket(_ user: String, product: String) async throws {
+        if try await changeInOneCall("removing from a basket", user, product, call: { customer, name, id, reference, command in
+            "SELECT * FROM shopsh_basket_remove(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(command))"
+        }) != nil {
+            return
+        }
         try await database.write("removing from a basket", needs: .support, action: "remove") { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             let item = try await PostgresProductService.find(connection, product, logger: database.logger)
@@ -101,6 +119,71 @@ struct PostgresBasketService: BasketService {
     func checkout(_ user: String) async throws -> Order {
         try await database.write("checking out", needs: .support, action: "checkout") { connection in
             try await Self.checkout(connection, user, usersSource: database.usersSource, logger: database.logger)
+        }
+    }
+
+    // MARK: - In one round trip
+
+    /// One call of a basket function of PostgresBasketStatements, given the customer's id (when the
+    /// reference reads as one) and name, the product's id and SKU reference, and the command being
+    /// run: the line it changed, or nil when the function declined (then nothing changed, and the
+    /// step-by-step path finds out why). Only for a session that reads `users` (a viewer reads
+    /// them masked, and may not change baskets anyway).
+    private func changeInOneCall(
+        _ what: String, _ user: String, _ product: String,
+        call: (Int64?, String, Int64?, String, String) -> PostgresQuery
+    ) async throws(ShopError) -> BasketLine? {
+        guard database.usersSource == "users" else { return nil }
+        let customer = UserReference(user), item = product.trimmingASCIISpaces
+        let query = call(customer.id, customer.name, Int64(item), item, AuditContext.current?.command ?? "")
+        return try await database.change(what, needs: .support) { connection in
+            for try await row in try await connection.query(query, logger: database.logger)
+                .decode((Int64, Int64, String, String, Int64, Int, Int, Int).self) {
+                return BasketLine(userID: row.0, productID: row.1, sku: row.2, title: row.3,
+                                  unitPrice: Money(minorUnits: row.4, currency: .usd), discount: Percentage(hundredths: row.5),
+                                  quantity: row.7, stock: row.6)
+            }
+            return nil
+        }
+    }
+
+    /// The basket in one statement: the customer looked up as PostgresUserLookup does (id first,
+    /// then username or email) with the lines joined; nil when no user matches (the step-by-step
+    /// path then names close usernames).
+    private func basketInOneStatement(_ user: String) async throws(ShopError) -> Basket? {
+        let reference = UserReference(user)
+        let table = database.usersSource == "users_masked" ? "users_masked" : "users"
+        let byEmail = table == "users"
+        let columns = PostgresUserLookup.columns
+        return try await database.read("reading a basket") { connection -> Basket? in
+            var customer: User?
+            var lines: [BasketLine] = []
+            for try await row in try await connection.query("""
+                WITH customer AS (
+                    SELECT \(unescaped: columns), 0 AS found_by FROM \(unescaped: table) WHERE id = \(reference.id)::bigint
+                    UNION ALL
+                    SELECT \(unescaped: columns), 1 FROM \(unescaped: table)
+                    WHERE lower(username) = lower(\(reference.name)) OR (\(byEmail) AND lower(email) = lower(\(reference.name)))
+                    ORDER BY found_by LIMIT 1)
+                SELECT c.*, b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
+                FROM customer c
+                LEFT JOIN basket_lines b ON b.user_id = c.id
+                LEFT JOIN products p ON p.id = b.product_id
+                ORDER BY b.added_at, b.product_id
+                """, logger: database.logger) {
+                var cells = PostgresProductService.Cells(row)
+                let user = PostgresUserLookup.user((try cells.next(Int64.self), try cells.next(String.self), try cells.next(String.self),
+                                                    try cells.next(String.self), try cells.next(String.self), try cells.next(String?.self),
+                                                    try cells.next(String.self), try cells.next(String.self), try cells.next(Int64.self)))
+                customer = user
+                _ = try cells.next(Int.self)  // found_by
+                guard let productID = try cells.next(Int64?.self) else { continue }
+                lines.append(BasketLine(userID: user.id, productID: productID, sku: try cells.next(String.self),
+                                        title: try cells.next(String.self),
+                                        unitPrice: Money(minorUnits: try cells.next(Int64.self), currency: .usd),
+                                        discount: Percentage(hundredths: try cells.next(Int.self)), quantity: try cells.next(Int.self)))
+            }
+            return customer.map { Basket(user: $0, lines: lines) }
         }
     }
 

@@ -45,15 +45,42 @@ struct PostgresDatabase: Sendable {
     func read<T: Sendable>(_ what: String, needs: OperatorRole? = nil,
                            _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
-            if let run {
-                let leased = try run.connectionInTransaction()
-                return try await watching(leased) { try await body(leased.connection) }
-            }
-            return try await connections.withConnection { leased in
-                try await watching(leased) { try await body(leased.connection) }
-            }
+            return try await onConnection(body)
         } catch {
             throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: false)
+        }
+    }
+
+    /// Runs `body`, a change made by one statement, as the server's implicit transaction of that
+    /// statement: no BEGIN or COMMIT, so one round trip (in a run: on its connection, inside its
+    /// transaction, without a savepoint — the statement must not fail in a way that aborts the
+    /// run's transaction: the basket functions of PostgresBasketStatements catch their own errors).
+    /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown,
+    /// and the error says so. `needs`: the least role the server lets make this change.
+    func change<T: Sendable>(_ what: String, needs: OperatorRole,
+                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+        let inRun = run != nil
+        do {
+            return try await onConnection { connection in
+                do {
+                    return try await body(connection)
+                } catch let error as PSQLError where error.serverInfo == nil && !inRun {
+                    throw PostgresErrors.CommitFailed(underlying: error)
+                }
+            }
+        } catch {
+            throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
+        }
+    }
+
+    /// `body` on the run's connection, or on a pooled one; Ctrl-C cancels its query.
+    private func onConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        if let run {
+            let leased = try run.connectionInTransaction()
+            return try await watching(leased) { try await body(leased.connection) }
+        }
+        return try await connections.withConnection { leased in
+            try await watching(leased) { try await body(leased.connection) }
         }
     }
 

@@ -152,6 +152,7 @@ enum PostgresSchema {
         ]),
         PostgresMigration(version: 3, name: "v3: audit log", statements: PostgresAuditSchema.statements),
         PostgresMigration(version: 4, name: "v4: the server holds the shop's rules", statements: PostgresServerRules.statements),
+        PostgresMigration(version: 5, name: "v5: basket changes in one round trip", statements: PostgresBasketStatements.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

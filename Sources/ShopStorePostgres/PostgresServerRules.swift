@@ -43,10 +43,10 @@ enum PostgresServerRules {
     static let auditedTables = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                                 "order_stock", "currencies", "currency_rates"]
 
-    /// A `CREATE FUNCTION` of the owner's that runs with the owner's rights, its search path fixed to
-    /// this schema (`%I`, filled in by the server; `%` elsewhere must be written `%%`) and
-    /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's.
-    static func ownersFunction(_ create: String) -> String {
+    /// A `CREATE FUNCTION` whose text names this schema as `%I` (in its `SET search_path`, with
+    /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's), filled
+    /// in by the server; `%` elsewhere in the text must be written `%%`.
+    static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN
             EXECUTE format($f$
@@ -124,16 +124,16 @@ enum PostgresServerRules {
                END
         $$
         """,
-        ownersFunction(auditRow),
-        ownersFunction(auditStatement),
+        inThisSchema(auditRow),
+        inThisSchema(auditStatement),
         "REVOKE EXECUTE ON FUNCTION shopsh_audit_row(TEXT, TEXT, JSONB, JSONB), shopsh_audit_statement() FROM PUBLIC",
     ] + triggers + [
         // MARK: The operations
         "DROP FUNCTION shopsh_take_order_stock(BIGINT, TIMESTAMPTZ)",
         "DROP FUNCTION shopsh_cancel_order(BIGINT, TIMESTAMPTZ)",
-        ownersFunction(checkout),
-        ownersFunction(setOrderStatus),
-        ownersFunction(storeRates),
+        inThisSchema(checkout),
+        inThisSchema(setOrderStatus),
+        inThisSchema(storeRates),
         """
         REVOKE EXECUTE ON FUNCTION shopsh_checkout(BIGINT), shopsh_set_order_status(BIGINT, TEXT),
                                    shopsh_store_rates(DATE[], TEXT[], NUMERIC[]) FROM PUBLIC

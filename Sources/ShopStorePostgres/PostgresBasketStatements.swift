@@ -1,0 +1,139 @@
+// PostgresBasketStatements: migration 5 — a basket change in one round trip (issue 20). A basket
+// add, set or remove was a transaction of six to nine statements (BEGIN, the customer, the
+// product, the basket's room, the write, COMMIT), each a round trip to the server. Each is now one
+// call of a function that does the same steps on the server, in the same order and with the same
+// lock, and records its audit rows through the same triggers, as one implicit transaction.
+//
+// The functions only say yes: when anything is not as a change needs it (no such customer or
+// product, a disabled customer, no stock, a full basket or line, or any error at all, which the
+// function's own exception block undoes), they change nothing and return no row, and the store
+// runs its step-by-step path, which says exactly why (PostgresBasketService). They run with the
+// caller's rights (SECURITY INVOKER): the grants of each role apply as they do to a plain INSERT.
+
+import ShopCore
+
+/// The DDL of migration 5 (constant SQL; the schema's name is quoted by the server).
+enum PostgresBasketStatements {
+    /// What each function returns for the line it changed: the customer's id, the product as the
+    /// line shows it, the stock it was read with, and the line's quantity (0: the line was removed).
+    static let lineColumns = """
+        out_user_id BIGINT, out_product_id BIGINT, out_sku TEXT, out_title TEXT, out_price_minor BIGINT, out_discount_hundredths INTEGER,
+        out_stock BIGINT, out_quantity INTEGER
+        """
+
+    /// The arguments every function takes: the customer (id when the reference reads as one, and
+    /// the trimmed reference as a username or email), the product (id, and the reference as a SKU),
+    /// and the command being run (for the audit rows).
+    static let referenceArguments = "customer_id BIGINT, customer_name TEXT, item_id BIGINT, item_ref TEXT"
+
+    /// Looks the customer and the product up as PostgresUserLookup and PostgresProductService do
+    /// (id first, then the name ignoring case), into `uid`/`ustatus` and `item`.
+    static let lookups = """
+        IF customer_id IS NOT NULL THEN
+            SELECT u.id, u.status INTO uid, ustatus FROM users u WHERE u.id = customer_id;
+        END IF;
+        IF uid IS NULL THEN
+            SELECT u.id, u.status INTO uid, ustatus FROM users u
+            WHERE lower(u.username) = lower(customer_name) OR lower(u.email) = lower(customer_name) LIMIT 1;
+        END IF;
+        IF uid IS NULL THEN RETURN; END IF;
+        IF item_id IS NOT NULL THEN
+            SELECT * INTO item FROM products p WHERE p.id = item_id;
+        END IF;
+        IF item.id IS NULL THEN
+            SELECT * INTO item FROM products p WHERE lower(p.sku) = lower(item_ref);
+        END IF;
+        IF item.id IS NULL THEN RETURN; END IF;
+        """
+
+    /// Names the command and action for the audit triggers (as PostgresDatabase.name does).
+    static func naming(_ action: String) -> String {
+        "PERFORM set_config('shopsh.command', command, true), set_config('shopsh.action', '\(action)', true);"
+    }
+
+    /// A new line needs room: the basket's lines counted with the customer's row locked (as
+    /// PostgresBasketService.checkRoom), refusing when the basket is full.
+    static let roomForNewLine = """
+        PERFORM shopsh_lock_basket(uid);
+        SELECT count(*), COALESCE(bool_or(b.product_id = item.id), false) INTO lines, held
+        FROM basket_lines b WHERE b.user_id = uid;
+        IF NOT held AND lines >= \(BasketLimits.maxLines) THEN RETURN; END IF;
+        """
+
+    static let declarations = "DECLARE uid BIGINT; ustatus TEXT; item products%%ROWTYPE; lines BIGINT; held BOOLEAN; stored INTEGER;"
+
+    /// `basket add`: an active customer, a product in stock, room for a new line, and an increment
+    /// that stays within a line's limit (the same INSERT … ON CONFLICT as the step-by-step path).
+    static let add = """
+        CREATE FUNCTION shopsh_basket_add(\(referenceArguments), amount INTEGER, stamp TIMESTAMPTZ, command TEXT)
+        RETURNS TABLE(\(lineColumns))
+        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
+        \(declarations)
+        BEGIN
+            \(naming("add"))
+            \(lookups)
+            IF ustatus <> 'active' OR item.stock <= 0 THEN RETURN; END IF;
+            IF NOT EXISTS (SELECT 1 FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id) THEN
+                \(roomForNewLine)
+            END IF;
+            INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
+            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = b.quantity + EXCLUDED.quantity
+                WHERE b.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)
+            RETURNING b.quantity INTO stored;
+            IF stored IS NULL THEN RETURN; END IF;
+            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, stored;
+        EXCEPTION WHEN OTHERS THEN RETURN;
+        END
+        $body$
+        """
+
+    /// `basket set`: 0 removes a line the basket holds; raising a line (or adding one) is buying,
+    /// so it needs what an add needs; lowering one is always allowed.
+    static let set = """
+        CREATE FUNCTION shopsh_basket_set(\(referenceArguments), amount INTEGER, stamp TIMESTAMPTZ, command TEXT)
+        RETURNS TABLE(\(lineColumns))
+        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
+        \(declarations)
+        BEGIN
+            \(naming("set"))
+            \(lookups)
+            IF amount = 0 THEN
+                DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
+                IF stored IS NULL THEN RETURN; END IF;
+                RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, 0;
+                RETURN;
+            END IF;
+            SELECT b.quantity INTO stored FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id;
+            IF amount > COALESCE(stored, 0) THEN
+                IF ustatus <> 'active' OR item.stock <= 0 THEN RETURN; END IF;
+                IF stored IS NULL THEN
+                    \(roomForNewLine)
+                END IF;
+            END IF;
+            INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
+            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity;
+            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, amount;
+        EXCEPTION WHEN OTHERS THEN RETURN;
+        END
+        $body$
+        """
+
+    /// `basket remove`: a line the basket holds.
+    static let remove = """
+        CREATE FUNCTION shopsh_basket_remove(\(referenceArguments), command TEXT)
+        RETURNS TABLE(\(lineColumns))
+        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
+        \(declarations)
+        BEGIN
+            \(naming("remove"))
+            \(lookups)
+            DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
+            IF stored IS NULL THEN RETURN; END IF;
+            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, 0;
+        EXCEPTION WHEN OTHERS THEN RETURN;
+        END
+        $body$
+        """
+
+    static let statements: [String] = [add, set, remove].map(PostgresServerRules.inThisSchema)
+}

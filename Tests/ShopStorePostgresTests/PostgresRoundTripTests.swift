@@ -1,0 +1,92 @@
+// PostgresRoundTripTests: the common basket commands reach the server in one round trip when they
+// succeed (issue 20), counted on the wire by a proxy between the store and the test server; a
+// refused one still says exactly why, and leaves nothing changed.
+
+import Foundation
+import ShopCore
+import Testing
+@testable import ShopStorePostgres
+
+@Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+struct PostgresRoundTripTests {
+    /// A store on a schema of its own, reached through a counting proxy, with two customers (one
+    /// disabled) and two products (one out of stock).
+    func makeShop() async throws -> (PostgresStore, RoundTripCounter) {
+        var url = try PostgresTestServer.connectionURL()
+        let counter = try RoundTripCounter(upstreamHost: url.host, upstreamPort: url.port)
+        url.host = "127.0.0.1"
+        url.port = counter.port
+        let store = try await PostgresStore.open(url, searchPath: try await PostgresTestServer.makeSchema())
+        _ = try await store.services.users.addUser(NewUser(username: "ann", email: "ann@example.com"))
+        _ = try await store.services.users.addUser(NewUser(username: "bob", email: "bob@example.com"))
+        _ = try await store.services.users.setUserStatus("bob", .disabled)
+        _ = try await store.services.products.addProduct(NewProduct(sku: "LAMP-1", title: "Lamp", category: "home",
+                                                                 price: Money(minorUnits: 1999, currency: .usd), stock: 5))
+        _ = try await store.services.products.addProduct(NewProduct(sku: "GONE-1", title: "Gone", category: "home",
+                                                                 price: Money(minorUnits: 500, currency: .usd), stock: 0))
+        return (store, counter)
+    }
+
+    func auditEntries(_ store: PostgresStore) async throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        try await store.services.audit.listAudit(AuditFilter(), page: Page()) { entries.append($0) }
+        return entries
+    }
+
+    /// What `body` returned, and the round trips it took.
+    func counted<T>(_ counter: RoundTripCounter, _ body: () async throws -> T) async throws -> (T, Int) {
+        counter.reset()
+        let value = try await body()
+        return (value, counter.roundTrips)
+    }
+
+    @Test func basketChangesAndTheBasketAreOneRoundTripEach() async throws {
+        let (store, counter) = try await makeShop()
+        defer { store.close(); counter.stop() }
+        let baskets = store.services.baskets
+        let (added, addTrips) = try await counted(counter) { try await baskets.addToBasket("ANN@example.com", product: "lamp-1", quantity: 2) }
+        #expect(addTrips == 1)
+        #expect(added.quantity == 2 && added.sku == "LAMP-1" && added.stock == 5 && added.unitPrice.minorUnits == 1999)
+        let (more, moreTrips) = try await counted(counter) { try await baskets.addToBasket("ann", product: "1", quantity: 1) }
+        #expect(moreTrips == 1 && more.quantity == 3)
+        let (set, setTrips) = try await counted(counter) { try await baskets.setBasketQuantity("1", product: "LAMP-1", quantity: 4) }
+        #expect(setTrips == 1 && set?.quantity == 4)
+        let (basket, showTrips) = try await counted(counter) { try await baskets.basket("ann") }
+        #expect(showTrips == 1 && basket.user.username == "ann" && basket.lines.map(\.quantity) == [4])
+        let (_, removeTrips) = try await counted(counter) { try await baskets.removeFromBasket("ann", product: "LAMP-1") }
+        #expect(removeTrips == 1)
+        let (again, againTrips) = try await counted(counter) { try await baskets.setBasketQuantity("ann", product: "LAMP-1", quantity: 2) }
+        #expect(againTrips == 1 && again?.quantity == 2)
+        let (zero, zeroTrips) = try await counted(counter) { try await baskets.setBasketQuantity("ann", product: "LAMP-1", quantity: 0) }
+        #expect(zeroTrips == 1 && zero == nil)
+        #expect(try await baskets.basket("ann").lines.isEmpty)
+        // The audit log names each change by its command's action, as the step-by-step path does.
+        let actions = try await auditEntries(store).filter { $0.entity == "basket" }.map(\.action)
+        #expect(actions.sorted() == ["add", "add", "remove", "set", "set", "set"])
+    }
+
+    @Test func aRefusedChangeSaysWhyAndChangesNothing() async throws {
+        let (store, _) = try await makeShop()
+        defer { store.close() }
+        let baskets = store.services.baskets
+        let before = try await auditEntries(store).count
+        await #expect(throws: ShopError.conflict("user bob is disabled: cannot add to the basket of a disabled user (enable them first)")) {
+            try await baskets.addToBasket("bob", product: "LAMP-1", quantity: 1)
+        }
+        await #expect(throws: ShopError.conflict("product 2 (GONE-1) Gone is out of stock")) {
+            try await baskets.addToBasket("ann", product: "GONE-1", quantity: 1)
+        }
+        await #expect(throws: ShopError.notFound("no product with id or SKU \"NOPE\"")) {
+            try await baskets.setBasketQuantity("ann", product: "NOPE", quantity: 1)
+        }
+        await #expect(throws: ShopError.notFound("product 1 (LAMP-1) is not in the basket of ann")) {
+            try await baskets.removeFromBasket("ann", product: "LAMP-1")
+        }
+        _ = try await baskets.addToBasket("ann", product: "LAMP-1", quantity: BasketLimits.maxQuantity)
+        await #expect(throws: ShopError.conflict("cannot add 1 × LAMP-1 to the basket of ann: it has \(BasketLimits.maxQuantity) and a line holds at most \(BasketLimits.maxQuantity)")) {
+            try await baskets.addToBasket("ann", product: "LAMP-1", quantity: 1)
+        }
+        #expect(try await baskets.basket("ann").lines.map(\.quantity) == [BasketLimits.maxQuantity])
+        #expect(try await auditEntries(store).count == before + 1)
+    }
+}
