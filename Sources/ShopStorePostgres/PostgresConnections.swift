@@ -9,10 +9,12 @@ import ShopCore
 
 /// Opens, lends and keeps connections; at most `limit` at once (more callers wait their turn).
 actor PostgresConnections {
-    /// A connection and its server process (for cancelling what it runs).
+    /// A connection and what it learnt first: its server process (for cancelling what it runs),
+    /// who logged in and the schema's versions.
     struct Leased: Sendable {
         let connection: PostgresConnection
-        let backendPID: Int32
+        let greeting: PostgresIdentity.Greeting
+        var backendPID: Int32 { greeting.backendPID }
     }
 
     /// How long opening a connection waits for the server.
@@ -62,11 +64,7 @@ actor PostgresConnections {
         nextID += 1
         let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
         do {
-            var pid: Int32 = 0
-            for try await value in try await connection.query("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) {
-                pid = value
-            }
-            return Leased(connection: connection, backendPID: pid)
+            return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger))
         } catch {
             try? await connection.close()
             throw error

@@ -1,7 +1,8 @@
-// PostgresIdentity: who logged in to a PostgreSQL store, in the round trip that first checks the
-// server answers — `session_user`, its shopsh role (owner, superuser or shopsh_admin: admin;
+// PostgresIdentity: who logged in to a PostgreSQL store, in the one round trip each new connection
+// makes (its greeting) — `session_user`, its shopsh role (owner, superuser or shopsh_admin: admin;
 // shopsh_support; shopsh_viewer), whether the server is a hot standby, and whether its
-// transactions are read-only by default — and so whether this session may write at all.
+// transactions are read-only by default — and so whether this session may write at all. The same
+// round trip brings the connection's server process id (for Ctrl-C) and the schema's versions.
 
 import Logging
 import PostgresNIO
@@ -33,12 +34,35 @@ enum PostgresIdentity {
     /// The owner of the shop's tables in the session's search path (NULL before the first migration).
     static let tablesOwner = "(SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass('products'))"
 
-    /// What the server said about the session, as one row.
-    static var query: PostgresQuery {
+    /// What a new connection asks first, in one round trip: its server process, who logged in and
+    /// the schema's versions (PostgresSchema.versionsComment; NULL before the first migration).
+    static var greetingQuery: PostgresQuery {
         PostgresQuery(unsafeSQL: """
-            SELECT session_user::text, \(roleExpression(owner: tablesOwner)),
-                   pg_catalog.pg_is_in_recovery(), pg_catalog.current_setting('default_transaction_read_only')
+            SELECT pg_catalog.pg_backend_pid(), session_user::text, \(roleExpression(owner: tablesOwner)),
+                   pg_catalog.pg_is_in_recovery(), pg_catalog.current_setting('default_transaction_read_only'),
+                   pg_catalog.obj_description(pg_catalog.to_regclass('schema_migrations'), 'pg_class')
             """)
+    }
+
+    /// A new connection's answers to `greetingQuery`.
+    struct Greeting: Sendable {
+        var backendPID: Int32
+        var name: String
+        var role: String
+        var inRecovery: Bool
+        var readOnlyDefault: Bool
+        /// The versions the schema's comment lists; nil when there is no schema or no such comment.
+        var schemaVersions: Set<Int>?
+    }
+
+    /// Asks a new connection `greetingQuery`.
+    static func greet(_ connection: PostgresConnection, logger: Logger) async throws -> Greeting {
+        for try await row in try await connection.query(greetingQuery, logger: logger)
+            .decode((Int32, String, String, Bool, String, String?).self) {
+            return Greeting(backendPID: row.0, name: row.1, role: row.2, inRecovery: row.3, readOnlyDefault: row.4 == "on",
+                            schemaVersions: row.5.flatMap(PostgresSchema.versions(fromComment:)))
+        }
+        throw ShopError.storage("the server did not say who logged in")
     }
 
     /// The operator and any warning about their role.
@@ -49,26 +73,26 @@ enum PostgresIdentity {
         var hasShopRole = true
     }
 
-    /// Asks the server who logged in, in one round trip (an unreachable server, a wrong password or
-    /// a missing database fails here, in one line). A session that turns out read-only (a viewer, a
-    /// standby, the server's default) while its connection was opened writable is made read-only
-    /// on that connection too; later connections start read-only (PostgresSession).
-    static func identify(_ database: PostgresDatabase, requestedReadOnly: Bool, doing what: String) async throws(ShopError) -> Found {
+    /// Who logged in, from a connection's greeting (an unreachable server, a wrong password or a
+    /// missing database fails here, in one line), and the schema versions it saw. A session that
+    /// turns out read-only (a viewer, a standby, the server's default) while its connection was
+    /// opened writable is made read-only on that connection too; later connections start
+    /// read-only (PostgresSession).
+    static func identify(_ database: PostgresDatabase, requestedReadOnly: Bool,
+                         doing what: String) async throws(ShopError) -> (found: Found, schemaVersions: Set<Int>?) {
         let logger = database.logger
-        return try await database.read(what) { connection -> Found in
-            var row: (String, String, Bool, String)?
-            for try await values in try await connection.query(query, logger: logger).decode((String, String, Bool, String).self) {
-                row = values
+        do {
+            return try await database.connections.withConnection { leased in
+                let greeting = leased.greeting
+                let found = found(name: greeting.name, role: greeting.role, inRecovery: greeting.inRecovery,
+                                  readOnlyDefault: greeting.readOnlyDefault, requestedReadOnly: requestedReadOnly)
+                if found.identity.isReadOnly && !requestedReadOnly {
+                    try await leased.connection.query("SET default_transaction_read_only = on", logger: logger)
+                }
+                return (found, greeting.schemaVersions)
             }
-            guard let (name, roleText, inRecovery, readOnlyDefault) = row else {
-                throw ShopError.storage("\(what): the server did not say who logged in")
-            }
-            let found = found(name: name, role: roleText, inRecovery: inRecovery, readOnlyDefault: readOnlyDefault == "on",
-                              requestedReadOnly: requestedReadOnly)
-            if found.identity.isReadOnly && !requestedReadOnly {
-                try await connection.query("SET default_transaction_read_only = on", logger: logger)
-            }
-            return found
+        } catch {
+            throw PostgresErrors.shopError(error, doing: what, session: database.session, writing: false)
         }
     }
 

@@ -152,7 +152,8 @@ enum PostgresSchema {
         ]),
         PostgresMigration(version: 3, name: "v3: audit log", statements: PostgresAuditSchema.statements),
         PostgresMigration(version: 4, name: "v4: the server holds the shop's rules", statements: PostgresServerRules.statements),
-        PostgresMigration(version: 5, name: "v5: basket changes in one round trip", statements: PostgresBasketStatements.statements),
+        PostgresMigration(version: 5, name: "v5: one round trip for a basket change and for start-up",
+                          statements: PostgresBasketStatements.statements + versionsCommentStatements),
     ]
 
     /// The schema version of a store with every migration of this binary.
@@ -170,12 +171,17 @@ enum PostgresSchema {
     /// A database whose newest version is beyond this binary's is refused, changing nothing.
     /// Returns the versions applied by this call (empty when the schema was up to date).
     /// `lastVersion`: migrate only that far (tests of an upgrade from an older schema).
+    /// `known`: the versions a connection's greeting read from `versionsComment`, if any.
     @discardableResult
-    static func migrate(_ database: PostgresDatabase, through lastVersion: Int = version) async throws(ShopError) -> [Int] {
+    static func migrate(_ database: PostgresDatabase, through lastVersion: Int = version,
+                        known: Set<Int>? = nil) async throws(ShopError) -> [Int] {
         let logger = database.logger
-        // Up to date already — the usual case, in one read, and the only one an operator's role
-        // without rights to create tables may meet: nothing is created or locked. (The read fails
-        // when there is no table yet; the locked path below then makes it.)
+        // Up to date already — the usual case: the greeting saw it (no round trip of its own), or
+        // one read sees it, the only case an operator's role without rights to create tables may
+        // meet: nothing is created or locked. (The read fails when there is no table yet; the
+        // locked path below then makes it.)
+        let needed = migrations.filter { $0.version <= lastVersion }.map(\.version)
+        if let known, known.isSuperset(of: needed), (known.max() ?? 0) <= version { return [] }
         let applied = try? await database.read("reading the schema version") { connection -> Set<Int> in
             var versions = Set<Int>()
             for try await version in try await connection.query(
@@ -185,7 +191,7 @@ enum PostgresSchema {
         }
         if let applied {
             try checkNotNewer(applied)
-            if applied.isSuperset(of: migrations.filter { $0.version <= lastVersion }.map(\.version)) { return [] }
+            if applied.isSuperset(of: needed) { return [] }
         }
         var attempt = 0
         while true {
@@ -202,8 +208,10 @@ enum PostgresSchema {
     }
 
     /// For a read-only session, which never migrates: one line unless the schema is current.
-    static func checkCurrent(_ database: PostgresDatabase, readOnlyReason reason: String) async throws(ShopError) {
+    static func checkCurrent(_ database: PostgresDatabase, readOnlyReason reason: String,
+                             known: Set<Int>? = nil) async throws(ShopError) {
         let logger = database.logger
+        if let known, known == Set(migrations.map(\.version)) { return }
         let applied = try await database.read("reading the schema version") { connection -> Set<Int>? in
             var exists = false
             for try await found in try await connection.query(
@@ -268,6 +276,39 @@ enum PostgresSchema {
             try await connection.query(PostgresQuery(unsafeSQL: PostgresRoles.reapplyWhenSetUp), logger: logger)
         }
         return done
+    }
+
+    /// What begins the comment on `schema_migrations` that lists its versions.
+    static let versionsCommentPrefix = "shopsh schema versions: "
+
+    /// Keeps the versions `schema_migrations` holds in its comment (`shopsh schema versions:
+    /// 1,2,3`), by a trigger, in the transaction that changes them (a migration, or an edit by
+    /// hand), so that a new connection's greeting reads them without naming the table (which may
+    /// not exist yet): one round trip fewer at start-up. Only the table's owner may comment on it.
+    static let versionsCommentStatements: [String] = [
+        PostgresServerRules.inThisSchema("""
+            CREATE FUNCTION shopsh_comment_versions() RETURNS trigger
+            LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
+            BEGIN
+                EXECUTE format('COMMENT ON TABLE schema_migrations IS %%L', '\(versionsCommentPrefix)'
+                    || (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations WHERE version > 0));
+                RETURN NULL;
+            END
+            $body$
+            """),
+        """
+        CREATE TRIGGER shopsh_versions_comment AFTER INSERT OR UPDATE OR DELETE ON schema_migrations
+        FOR EACH STATEMENT EXECUTE FUNCTION shopsh_comment_versions()
+        """,
+    ]
+
+    /// The versions a `schema_migrations` comment lists; nil when it is not one of `writeVersionsComment`'s.
+    static func versions(fromComment comment: String) -> Set<Int>? {
+        guard comment.hasPrefix(versionsCommentPrefix) else { return nil }
+        let list = comment.dropFirst(versionsCommentPrefix.count).split(separator: ",")
+        let versions = list.compactMap { Int($0) }
+        guard !versions.isEmpty, versions.count == list.count else { return nil }
+        return Set(versions)
     }
 
     /// Refuses a database migrated by a newer shopsh (changing nothing).

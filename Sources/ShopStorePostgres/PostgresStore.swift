@@ -41,15 +41,15 @@ public final class PostgresStore: ShopStore {
         let store = PostgresStore(url: url, searchPath: searchPath, readOnly: readOnly, clock: clock, interrupted: interrupted)
         var found: PostgresIdentity.Found?
         do {
-            let identified = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly,
-                                                                 doing: "connecting to \(store.location)")
+            let (identified, schemaVersions) = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly,
+                                                                                   doing: "connecting to \(store.location)")
             found = identified
             store.database.session.identify(identified.identity, warnings: identified.warnings)
             if migrate {
                 if let reason = identified.identity.readOnlyReason {
-                    try await PostgresSchema.checkCurrent(store.database, readOnlyReason: reason)
+                    try await PostgresSchema.checkCurrent(store.database, readOnlyReason: reason, known: schemaVersions)
                 } else {
-                    try await PostgresSchema.migrate(store.database)
+                    try await PostgresSchema.migrate(store.database, known: schemaVersions)
                 }
             }
         } catch {

@@ -12,10 +12,7 @@ struct PostgresRoundTripTests {
     /// A store on a schema of its own, reached through a counting proxy, with two customers (one
     /// disabled) and two products (one out of stock).
     func makeShop() async throws -> (PostgresStore, RoundTripCounter) {
-        var url = try PostgresTestServer.connectionURL()
-        let counter = try RoundTripCounter(upstreamHost: url.host, upstreamPort: url.port)
-        url.host = "127.0.0.1"
-        url.port = counter.port
+        let (url, counter) = try proxiedURL()
         let store = try await PostgresStore.open(url, searchPath: try await PostgresTestServer.makeSchema())
         _ = try await store.services.users.addUser(NewUser(username: "ann", email: "ann@example.com"))
         _ = try await store.services.users.addUser(NewUser(username: "bob", email: "bob@example.com"))
@@ -25,6 +22,15 @@ struct PostgresRoundTripTests {
         _ = try await store.services.products.addProduct(NewProduct(sku: "GONE-1", title: "Gone", category: "home",
                                                                  price: Money(minorUnits: 500, currency: .usd), stock: 0))
         return (store, counter)
+    }
+
+    /// The test server's URL through a new counting proxy.
+    func proxiedURL() throws -> (PostgresConnectionURL, RoundTripCounter) {
+        var url = try PostgresTestServer.connectionURL()
+        let counter = try RoundTripCounter(upstreamHost: url.host, upstreamPort: url.port)
+        url.host = "127.0.0.1"
+        url.port = counter.port
+        return (url, counter)
     }
 
     func auditEntries(_ store: PostgresStore) async throws -> [AuditEntry] {
@@ -63,6 +69,26 @@ struct PostgresRoundTripTests {
         // The audit log names each change by its command's action, as the step-by-step path does.
         let actions = try await auditEntries(store).filter { $0.entity == "basket" }.map(\.action)
         #expect(actions.sorted() == ["add", "add", "remove", "set", "set", "set"])
+    }
+
+    /// Opening a store whose schema is current: one query after the connection's handshake (who
+    /// logged in, its server process and the schema's versions), then the command's one.
+    @Test func openingACurrentStoreIsOneRoundTripBeforeTheCommand() async throws {
+        let (url, counter) = try proxiedURL()
+        defer { counter.stop() }
+        let schema = try await PostgresTestServer.makeSchema()
+        let first = try await PostgresStore.open(url, searchPath: schema)
+        first.close()
+        counter.reset()
+        let store = try await PostgresStore.open(url, searchPath: schema)
+        defer { store.close() }
+        #expect(counter.roundTrips == 1)
+        #expect(store.identity.role == .admin)
+        counter.reset()
+        var listed = 0
+        try await store.services.products.listProducts(ProductFilter(), page: Page()) { _ in listed += 1 }
+        #expect(listed == 0)
+        #expect(counter.roundTrips == 1)
     }
 
     @Test func aRefusedChangeSaysWhyAndChangesNothing() async throws {
