@@ -126,17 +126,18 @@ struct PostgresBasketService: BasketService {
 
     /// One call of a basket function of PostgresBasketStatements, given the customer's id (when the
     /// reference reads as one) and name, the product's id and SKU reference, and the command being
-    /// run: the line it changed, or nil when the function declined (then nothing changed, and the
-    /// step-by-step path finds out why). Only for a session that reads `users` (a viewer reads
-    /// them masked, and may not change baskets anyway).
+    /// run: the line it changed, or nil when the function declined or (outside a run) the server
+    /// raised an error (then nothing changed, and the step-by-step path finds out why). Only for
+    /// a writable session that reads `users` (a viewer reads them masked, and may not change
+    /// baskets anyway; in a run, a refused statement would end the run's transaction).
     private func changeInOneCall(
         _ what: String, _ user: String, _ product: String,
         call: (Int64?, String, Int64?, String, String) -> PostgresQuery
     ) async throws(ShopError) -> BasketLine? {
-        guard database.usersSource == "users" else { return nil }
+        guard database.usersSource == "users", !database.session.isReadOnly else { return nil }
         let customer = UserReference(user), item = product.trimmingASCIISpaces
         let query = call(customer.id, customer.name, Int64(item), item, AuditContext.current?.command ?? "")
-        return try await database.change(what, needs: .support) { connection in
+        let changed: BasketLine?? = try await database.change(what, needs: .support) { connection -> BasketLine? in
             for try await row in try await connection.query(query, logger: database.logger)
                 .decode((Int64, Int64, String, String, Int64, Int, Int, Int).self) {
                 return BasketLine(userID: row.0, productID: row.1, sku: row.2, title: row.3,
@@ -145,6 +146,7 @@ struct PostgresBasketService: BasketService {
             }
             return nil
         }
+        return changed ?? nil
     }
 
     /// The basket in one statement: the customer looked up as PostgresUserLookup does (id first,

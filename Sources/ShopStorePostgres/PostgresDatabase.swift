@@ -15,8 +15,8 @@ struct PostgresDatabase: Sendable {
     /// What stamps the rows services write (`created_at`, `added_at`…): bind `clock.timestamp()`
     /// as `\(timestamp)::timestamptz` rather than calling `now()`, so tests can fix the time.
     let clock: ShopClock
-    /// Whether the operator asked to stop (Ctrl-C): the running query is then cancelled on the server.
-    let interrupted: @Sendable () -> Bool
+    /// Cancels a running query on the server when the operator presses Ctrl-C.
+    let watcher: PostgresInterruptWatcher
     /// Who logged in and whether the session is read-only (what to read users from, whom errors name).
     let session: PostgresSession
     /// Set for a run's services: every call goes to this connection, inside its transaction.
@@ -52,23 +52,31 @@ struct PostgresDatabase: Sendable {
     }
 
     /// Runs `body`, a change made by one statement, as the server's implicit transaction of that
-    /// statement: no BEGIN or COMMIT, so one round trip (in a run: on its connection, inside its
-    /// transaction, without a savepoint — the statement must not fail in a way that aborts the
-    /// run's transaction: the basket functions of PostgresBasketStatements catch their own errors).
+    /// statement: no BEGIN or COMMIT, so one round trip. Returns nil when the server raised an
+    /// error: outside a run nothing was changed, and the caller's step-by-step path (a transaction
+    /// of several statements) finds out why and says it in its words. In a run, `body` runs on the
+    /// run's connection inside its transaction, without a savepoint: an error there has ended the
+    /// run's transaction, so it is thrown, and the run's later commands are refused.
     /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown,
     /// and the error says so. `needs`: the least role the server lets make this change.
     func change<T: Sendable>(_ what: String, needs: OperatorRole,
-                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
-        let inRun = run != nil
+                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
         do {
             return try await onConnection { connection in
                 do {
                     return try await body(connection)
-                } catch let error as PSQLError where error.serverInfo == nil && !inRun {
+                } catch let error as PSQLError where error.serverInfo == nil && run == nil {
                     throw PostgresErrors.CommitFailed(underlying: error)
                 }
             }
         } catch {
+            if let state = PostgresErrors.sqlState(error) {
+                if let run {
+                    run.failed(doing: what)
+                } else if state != PostgresErrors.queryCanceled && !state.hasPrefix("57P") {
+                    return nil
+                }
+            }
             throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
         }
     }
@@ -140,21 +148,8 @@ struct PostgresDatabase: Sendable {
 
     /// Runs `body`, which queries on `leased`; should the operator press Ctrl-C meanwhile, the
     /// server is asked to cancel the query (it then fails with SQLSTATE 57014: "interrupted").
-    /// The watcher is detached: it must not inherit the caller's executor (the shell's
-    /// calling-thread executor stops running jobs once the command is done).
     private func watching<T>(_ leased: PostgresConnections.Leased, _ body: () async throws -> T) async throws -> T {
-        let interrupted = self.interrupted, connections = self.connections, pid = leased.backendPID
-        let watcher = Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: Self.interruptPoll)
-                if !Task.isCancelled && interrupted() {
-                    await connections.cancel(backendPID: pid)
-                    return
-                }
-            }
-        }
-        defer { watcher.cancel() }
-        return try await body()
+        try await watcher.watching(leased.backendPID, body)
     }
 
     /// BEGIN, `body`, COMMIT; ROLLBACK when `body` fails — unless the server ended the session

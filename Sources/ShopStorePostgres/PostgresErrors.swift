@@ -13,6 +13,9 @@ enum PostgresErrors {
         var underlying: any Error
     }
 
+    /// The SQLSTATE of a query cancelled on request (Ctrl-C).
+    static let queryCanceled = "57014"
+
     /// SQLSTATEs that mean "someone else made it first" while creating shared objects concurrently.
     static let duplicateStates: Set<String> = ["23505", "42P07", "42710"]
 
@@ -49,7 +52,7 @@ enum PostgresErrors {
                     return .storage("the PostgreSQL server closed the connection (\(message)), \(what); an open transaction was rolled back by the server")
                 }
                 // query_canceled: Ctrl-C asked the server to stop the query.
-                if info[.sqlState] == "57014" { return .interrupted }
+                if info[.sqlState] == queryCanceled { return .interrupted }
                 return refusedByServer(state: info[.sqlState] ?? "", message: message, doing: what)
             }
             switch psql.code {

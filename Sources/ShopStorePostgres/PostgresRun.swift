@@ -13,6 +13,8 @@ final class PostgresRunConnection: Sendable {
     private var connection: PostgresConnection { leased.connection }
     private let logger: Logger
     private let ended = Mutex(false)
+    /// What a command was doing when the server ended the run's transaction with an error.
+    private let failure = Mutex<String?>(nil)
 
     /// Opens the transaction on `leased` (which the run owns and closes at its end).
     static func begin(on leased: PostgresConnections.Leased, logger: Logger) async throws -> PostgresRunConnection {
@@ -32,10 +34,19 @@ final class PostgresRunConnection: Sendable {
         Task.detached { try? await connection.close() }
     }
 
-    /// The connection, while the run is open.
+    /// The connection, while the run is open and its transaction has not failed.
     func connectionInTransaction() throws(ShopError) -> PostgresConnections.Leased {
         if ended.withLock({ $0 }) { throw .storage("the run has ended") }
+        if let what = failure.withLock({ $0 }) {
+            throw .conflict("the server ended the run's transaction when an earlier command failed (\(what)): nothing of the run can be kept")
+        }
         return leased
+    }
+
+    /// Records that a statement sent outside a savepoint failed while `what`: the server has
+    /// aborted the run's transaction, so later commands are refused (and the end rolls back).
+    func failed(doing what: String) {
+        failure.withLock { $0 = $0 ?? what }
     }
 
     /// Runs `body` inside `SAVEPOINT`; on failure rolls back to it, so the run's transaction goes

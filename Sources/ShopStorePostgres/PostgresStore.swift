@@ -86,7 +86,10 @@ public final class PostgresStore: ShopStore {
         self.logger = logger
         self.displayName = url.database
         self.location = url.description
-        self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, interrupted: interrupted,
+        let watcher = PostgresInterruptWatcher(interrupted: interrupted) { [connections] pid in
+            await connections.cancel(backendPID: pid)
+        }
+        self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, watcher: watcher,
                                          session: session)
         self.services = Self.services(on: database)
     }

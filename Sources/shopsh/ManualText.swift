@@ -147,7 +147,9 @@ enum ManualText {
             kept only if every command succeeded. With \fB\-\-dry\-run\fR the commands run and print
             as usual (each sees the changes of the ones before) and every change is undone at the
             end. On SQLite both hold the store's write lock for the whole run (other shells wait up
-            to 5 s); on PostgreSQL the run is one server transaction, a savepoint per command.
+            to 5 s); on PostgreSQL the run is one server transaction, a savepoint per command (a
+            basket add, set or remove is one statement and needs none: should the server raise an
+            error in it, the run's transaction has ended and the later commands are refused).
             .IP \(bu 2
             Commands on standard input run as soon as each is complete, so a pipe can feed a
             running shell.

@@ -115,4 +115,39 @@ struct PostgresRoundTripTests {
         #expect(try await baskets.basket("ann").lines.map(\.quantity) == [BasketLimits.maxQuantity])
         #expect(try await auditEntries(store).count == before + 1)
     }
+
+    /// When the server raises an error inside the one call (here a trigger a DBA added refuses
+    /// every new basket line), the step-by-step path reports it in shopsh's words; in a run, where
+    /// the error has ended the run's transaction, the command fails with it and later commands
+    /// are refused in one line, the run changing nothing.
+    @Test func aServerErrorInTheOneCallIsReportedAndEndsARun() async throws {
+        let (store, counter) = try await makeShop()
+        defer { store.close(); counter.stop() }
+        try await store.execute("""
+            CREATE FUNCTION refuse_lines() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'baskets are closed today'; END $$
+            """)
+        try await store.execute("CREATE TRIGGER refuse_lines BEFORE INSERT ON basket_lines FOR EACH ROW EXECUTE FUNCTION refuse_lines()")
+        do {
+            _ = try await store.services.baskets.addToBasket("ann", product: "LAMP-1", quantity: 1)
+            Issue.record("the trigger's refusal did not reach the caller")
+        } catch let error as ShopError {
+            #expect(error.message.contains("adding to a basket") && error.message.contains("baskets are closed today"), "\(error.message)")
+        }
+        let run = try await store.beginRun()
+        do {
+            _ = try await run.services.baskets.addToBasket("ann", product: "LAMP-1", quantity: 1)
+            Issue.record("the trigger's refusal did not reach the run")
+        } catch let error as ShopError {
+            #expect(error.message.contains("baskets are closed today"), "\(error.message)")
+        }
+        do {
+            _ = try await run.services.baskets.basket("ann")
+            Issue.record("a run whose transaction failed went on")
+        } catch let error as ShopError {
+            #expect(error.message == "the server ended the run's transaction when an earlier command failed (adding to a basket): nothing of the run can be kept")
+        }
+        try await run.end(commit: false)
+        #expect(try await store.services.baskets.basket("ann").lines.isEmpty)
+    }
 }
