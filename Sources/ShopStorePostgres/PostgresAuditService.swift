@@ -33,8 +33,7 @@ struct PostgresAuditService: AuditService {
         let operatorName = filter.operatorName, entity = filter.entity?.rawValue, entityID = filter.entityID
         // The times are whole seconds: `until` takes in the whole of its last second.
         let since = filter.since, until = filter.until
-        try await database.read("listing the audit log", needs: .viewer) { connection in
-            let rows = try await connection.query("""
+        try await database.forEachRow("listing the audit log", needs: .viewer, query: { _ in """
                 SELECT \(unescaped: Self.columns) FROM \(unescaped: source)
                 WHERE (\(operatorName)::text IS NULL OR operator = \(operatorName))
                   AND (\(entity)::text IS NULL OR entity = \(entity))
@@ -43,8 +42,8 @@ struct PostgresAuditService: AuditService {
                   AND (\(until)::timestamptz IS NULL OR at < \(until)::timestamptz + interval '1 second')
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
-                """, logger: database.logger)
-            for try await row in rows.decode(Row.self) { try body(Self.entry(row)) }
+                """ }) { row in
+            try body(Self.entry(try row.decode(Row.self)))
         }
     }
 

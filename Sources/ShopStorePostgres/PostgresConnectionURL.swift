@@ -10,9 +10,10 @@ public struct PostgresConnectionURL: Sendable, Equatable, CustomStringConvertibl
     public enum TLSMode: String, Sendable, Equatable {
         /// Plain TCP.
         case disable
-        /// TLS when the server offers it (libpq's default).
+        /// TLS when the server offers it, without checking its certificate (libpq's default).
         case prefer
-        /// TLS or no connection.
+        /// TLS or no connection, the server's certificate verified against the system's trust
+        /// roots and its host name (libpq's `verify-full`; stricter than libpq's `require`).
         case require
     }
 

@@ -4,6 +4,7 @@
 // reason, and the first call after the server is back simply connects again.
 
 import Logging
+import NIOPosix
 import PostgresNIO
 import ShopCore
 
@@ -16,6 +17,11 @@ actor PostgresConnections {
         let greeting: PostgresIdentity.Greeting
         var backendPID: Int32 { greeting.backendPID }
     }
+
+    /// The one NIO thread every connection of the process runs on. postgres-nio's default group has
+    /// a thread per core, each started (with its epoll set) before the first connection; shopsh
+    /// waits for one answer at a time, so one thread serves all its connections.
+    static let eventLoop: any EventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
 
     /// How long opening a connection waits for the server.
     static let connectTimeout: Int64 = 10
@@ -62,7 +68,8 @@ actor PostgresConnections {
     func connect() async throws -> Leased {
         let id = nextID
         nextID += 1
-        let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
+        let connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(), id: id,
+                                                              logger: logger)
         do {
             return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger))
         } catch {

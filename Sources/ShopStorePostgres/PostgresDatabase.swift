@@ -51,6 +51,33 @@ struct PostgresDatabase: Sendable {
         }
     }
 
+    /// A listing: runs the query `makeQuery` gives (it may look things up on the connection
+    /// first), as `read` does, and hands each row to `handle` as it arrives (PostgresRowCallback:
+    /// without an async step a row). An error thrown while handling a row — the caller's, e.g.
+    /// its output's closed pipe — comes out as it was thrown, not as the store's error; the query
+    /// stops there.
+    func forEachRow(_ what: String, needs: OperatorRole? = nil,
+                    query makeQuery: (PostgresConnection) async throws -> PostgresQuery,
+                    _ handle: (PostgresRow) throws -> Void) async throws {
+        let failure = HandlerFailure()
+        do {
+            try await read(what, needs: needs) { connection in
+                let query = try await makeQuery(connection)
+                try await PostgresRowCallback.forEachRow(connection, query, logger: logger) { row in
+                    do { try handle(row) } catch { failure.error = error; throw error }
+                }
+            }
+        } catch {
+            if let thrown = failure.error { throw thrown }
+            throw error
+        }
+    }
+
+    /// The first error a row's handler threw (set on the event-loop thread, read after the query's end).
+    private final class HandlerFailure: @unchecked Sendable {
+        var error: (any Error)?
+    }
+
     /// Runs `body`, a change made by one statement, as the server's implicit transaction of that
     /// statement: no BEGIN or COMMIT, so one round trip. Returns nil when the server raised an
     /// error: outside a run nothing was changed, and the caller's step-by-step path (a transaction

@@ -33,18 +33,18 @@ struct PostgresFavoritesService: FavoritesService {
         let terms = try PostgresPaging.orderBy(page, sortColumns: Self.sortColumns, tieBreaker: "f.added_at, p.id")
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
-        try await database.read("listing favourites") { connection in
+        try await database.forEachRow("listing favourites", query: { connection in
             let owner = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
-            let rows = try await connection.query("""
+            return """
                 SELECT \(unescaped: Self.productColumns), \(unescaped: PostgresTimes.epochSeconds("f.added_at"))
                 FROM favorites f JOIN products p ON p.id = f.product_id
                 WHERE f.user_id = \(owner.id)
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
-                """, logger: database.logger)
-            for try await row in rows.decode(ProductAndNumberRow.self) {
-                try body(FavoriteProduct(product: Self.product(row), addedAt: ShopClock.timestamp(row.12)))
-            }
+                """
+        }) { row in
+            let decoded = try row.decode(ProductAndNumberRow.self)
+            try body(FavoriteProduct(product: Self.product(decoded), addedAt: ShopClock.timestamp(decoded.12)))
         }
     }
 

@@ -35,12 +35,14 @@ enum PostgresIdentity {
     static let tablesOwner = "(SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass('products'))"
 
     /// What a new connection asks first, in one round trip: its server process, who logged in and
-    /// the schema's versions (PostgresSchema.versionsComment; NULL before the first migration).
+    /// the schema's versions (PostgresSchema.versionsCommentStatements; NULL before the first
+    /// migration, and for a login that may not read them: it must meet the server's refusal).
     static var greetingQuery: PostgresQuery {
         PostgresQuery(unsafeSQL: """
             SELECT pg_catalog.pg_backend_pid(), session_user::text, \(roleExpression(owner: tablesOwner)),
                    pg_catalog.pg_is_in_recovery(), pg_catalog.current_setting('default_transaction_read_only'),
-                   pg_catalog.obj_description(pg_catalog.to_regclass('schema_migrations'), 'pg_class')
+                   CASE WHEN pg_catalog.has_table_privilege(pg_catalog.to_regclass('schema_migrations'), 'SELECT')
+                        THEN pg_catalog.obj_description(pg_catalog.to_regclass('schema_migrations'), 'pg_class') END
             """)
     }
 

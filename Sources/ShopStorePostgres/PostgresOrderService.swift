@@ -45,13 +45,11 @@ struct PostgresOrderService: OrderService {
                                                tieBreaker: page.sort.isEmpty ? "o.id DESC" : "o.id")
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
-        try await database.read("listing orders") { connection in
+        try await database.forEachRow("listing orders", query: { connection in
             let parts = try await FilterParts(connection, filter, usersSource: database.usersSource, logger: database.logger)
-            let rows = try await connection.query(parts.query(select: Self.columns, tail: "ORDER BY " + terms,
-                                                              limit: limit, offset: offset), logger: database.logger)
-            for try await row in rows.decode(OrderRow.self) {
-                try body(try Self.order(row))
-            }
+            return parts.query(select: Self.columns, tail: "ORDER BY " + terms, limit: limit, offset: offset)
+        }) { row in
+            try body(try Self.order(try row.decode(OrderRow.self)))
         }
     }
 

@@ -5,16 +5,14 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// Products, categories, stock and imports on a PostgreSQL server.
 struct PostgresProductService: ProductService {
     let database: PostgresDatabase
 
-    /// The columns every product query reads, in `ProductRow`'s order.
-    static let columns = """
-        id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
-        rating_hundredths, tags, minimum_order_quantity
-        """
+    /// The columns every product query reads, in the order `product(_:)` decodes them.
+    static let columns = ProductColumns.all
 
     /// A product as its columns decode.
     typealias ProductRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int)
@@ -34,16 +32,15 @@ struct PostgresProductService: ProductService {
         let parts = try FilterParts(filter)
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
-        try await database.read("listing products") { connection in
-            let rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM products
-                WHERE \(matching: parts)
-                ORDER BY \(unescaped: terms)
-                LIMIT \(limit) OFFSET \(offset)
-                """, logger: database.logger)
-            for try await row in rows {
-                try body(Self.product(row))
-            }
+        // Each row as one cell, its record's text (PostgresRecordText): a twelfth of the cells.
+        try await database.forEachRow("listing products", query: { _ in """
+            SELECT ROW(\(unescaped: ProductColumns.list(for: filter)))::text FROM products
+            WHERE \(matching: parts)
+            ORDER BY \(unescaped: terms)
+            LIMIT \(limit) OFFSET \(offset)
+            """ }) { row in
+            var cells = row.makeIterator()
+            try body(Self.product(record: cells.next()?.bytes))
         }
     }
 
@@ -285,6 +282,15 @@ struct PostgresProductService: ProductService {
                         try cells.next(String.self), try cells.next(String.self), try cells.next(String?.self),
                         try cells.next(Int64.self), try cells.next(Int.self), try cells.next(Int.self),
                         try cells.next(Int.self), try cells.next(String.self), try cells.next(Int.self)))
+    }
+
+    /// A product from its record's text (`ROW(columns)::text`).
+    static func product(record: ByteBuffer?) throws(ShopError) -> Product {
+        try PostgresRecordText.read(record) { fields throws(ShopError) in
+            product((try fields.integer(), try fields.text(), try fields.text(), try fields.text(), try fields.text(),
+                     try fields.nextText(), try fields.integer(), try fields.int(), try fields.int(), try fields.int(),
+                     try fields.text(), try fields.int()))
+        }
     }
 
     /// A row's cells, decoded one after another.

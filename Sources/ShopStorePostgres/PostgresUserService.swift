@@ -34,8 +34,7 @@ struct PostgresUserService: UserService {
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
         let source = database.usersSource
-        try await database.read("listing users") { connection in
-            let rows = try await connection.query("""
+        try await database.forEachRow("listing users", query: { _ in """
                 SELECT \(unescaped: PostgresUserLookup.columns) FROM \(unescaped: source)
                 WHERE (\(role)::text IS NULL OR role = \(role))
                   AND (\(status)::text IS NULL OR status = \(status))
@@ -45,10 +44,8 @@ struct PostgresUserService: UserService {
                        OR lower(first_name || ' ' || last_name) LIKE \(pattern) ESCAPE '\\')
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
-                """, logger: database.logger)
-            for try await row in rows.decode(PostgresUserLookup.UserRow.self) {
-                try body(PostgresUserLookup.user(row))
-            }
+                """ }) { row in
+            try body(PostgresUserLookup.user(try row.decode(PostgresUserLookup.UserRow.self)))
         }
     }
 

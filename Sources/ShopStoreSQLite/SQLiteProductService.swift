@@ -2,16 +2,15 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// `ProductService` on a SQLite store.
 struct SQLiteProductService: ProductService {
     let database: DatabaseQueue
     let clock: ShopClock
 
-    static let columns = """
-        id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
-        rating_hundredths, tags, minimum_order_quantity
-        """
+    /// The columns every product query reads, in the order `product(_:)` decodes them.
+    static let columns = ProductColumns.all
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
@@ -246,7 +245,7 @@ struct SQLiteProductService: ProductService {
 
     static func selectSQL(_ filter: ProductFilter) throws -> (String, StatementArguments) {
         let (where_, arguments) = try whereClause(filter)
-        return ("SELECT \(columns) FROM products" + where_, arguments)
+        return ("SELECT \(ProductColumns.list(for: filter)) FROM products" + where_, arguments)
     }
 
     static func whereClause(_ filter: ProductFilter) throws -> (String, StatementArguments) {

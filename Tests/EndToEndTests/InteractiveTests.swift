@@ -144,7 +144,8 @@ struct InteractiveTests {
         // Ctrl-D: shopsh ends its line on stderr, which fails (as when a closed window or a dropped
         // SSH session took the terminal): it must still save its history and exit 0, not trap.
         try terminal.send("C-d")
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: status.path) { usleep(50_000) }
+        // The shell writing the status creates the file before it writes the number: wait for the number.
+        for _ in 0..<400 where ((try? String(contentsOf: status, encoding: .utf8)) ?? "").isEmpty { usleep(50_000) }
         let code = try String(contentsOf: status, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code == "0", "shopsh ended with status \(code) when it could not write to standard error")
         let folder = URL(fileURLWithPath: sandbox.environment["XDG_STATE_HOME"] ?? "").appendingPathComponent("shopsh")

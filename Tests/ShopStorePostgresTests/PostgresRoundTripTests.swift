@@ -151,3 +151,42 @@ struct PostgresRoundTripTests {
         #expect(try await store.services.baskets.basket("ann").lines.isEmpty)
     }
 }
+
+/// A listing reads each product as its record's text (PostgresRecordText): every value comes back
+/// exactly as stored, whatever it holds.
+@Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+struct PostgresRecordTextTests {
+    @Test func everyValueOfAListingComesBackAsStored() async throws {
+        let store = try await PostgresStore.open(try PostgresTestServer.connectionURL(), searchPath: try await PostgresTestServer.makeSchema())
+        defer { store.close() }
+        let titles = ["plain", "", " padded ", "a,b", "(paren)", "say \"hi\"", "back\\slash", "\\\"both\",", "tab\there",
+                      "new\nline", "ünïcødé ✓ 🛒", "NULL", "\"\"", "()", ",", "-1"]
+        let brands: [String?] = [nil, "", "Brand, Inc.", "\"quoted\""]
+        for (index, title) in titles.enumerated() {
+            let brand = brands[index % brands.count]
+            try await store.execute("""
+                INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths, stock,
+                                      rating_hundredths, tags, minimum_order_quantity)
+                VALUES (\(Int64(index + 1)), \("SKU-\(index)"), \(title), \("about " + title), \("cat (\(index))"), \(brand),
+                        \(ProductLimits.maxPriceMinorUnits - Int64(index)), \(index * 100), \(index), \(index % 500), \("t\(index),x\"y"), \(index + 1))
+                """)
+        }
+        for withText in [true, false] {
+            var listed: [Product] = []
+            try await store.services.products.listProducts(ProductFilter(withDescriptionAndTags: withText), page: Page()) {
+                listed.append($0)
+            }
+            #expect(listed.count == titles.count)
+            for (index, product) in listed.enumerated() {
+                #expect(product.id == Int64(index + 1) && product.sku == "SKU-\(index)")
+                #expect(product.title == titles[index], "\(product.title.debugDescription)")
+                #expect(product.brand == brands[index % brands.count])
+                #expect(product.category == "cat (\(index))")
+                #expect(product.price.minorUnits == ProductLimits.maxPriceMinorUnits - Int64(index))
+                #expect(product.discount.hundredths == index * 100 && product.stock == index && product.minimumOrderQuantity == index + 1)
+                #expect(product.description == (withText ? "about " + titles[index] : ""))
+                #expect(product.tags == (withText ? ["t\(index)", "x\"y"] : []))
+            }
+        }
+    }
+}

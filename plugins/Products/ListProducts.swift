@@ -34,8 +34,13 @@ func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: Paging
                   context: CommandContext) async throws {
     let page = try context.page(paging)
     let display = try await context.moneyDisplay(currency)
-    try await context.list(columns: ProductRows.columns(display), defaultFields: ProductRows.listingFields(display),
-                           tableView: ProductRows.tableView.appending(display.extraColumns.map(\.key)), options: output, page: page, emptyNote: emptyNote(filter)) { emit in
+    let columns = ProductRows.columns(display), defaultFields = ProductRows.listingFields(display)
+    let tableView = ProductRows.tableView.appending(display.extraColumns.map(\.key))
+    var filter = filter
+    filter.withDescriptionAndTags = !context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
+        .isDisjoint(with: ["description", "tags"])
+    try await context.list(columns: columns, defaultFields: defaultFields, tableView: tableView,
+                           options: output, page: page, emptyNote: emptyNote(filter)) { emit in
         try await context.services.products.listProducts(filter, page: page) { product in
             try emit(ProductRows.cells(product, display))
         }

@@ -69,6 +69,13 @@ public final class CommandContext: @unchecked Sendable {
         return rendering
     }
 
+    /// The fields a listing of `columns` may show with these options (as `list` will render
+    /// them), so that a command can leave out of its query what nobody will see.
+    public func shownFields(_ options: OutputOptions, columns: [Column], defaultFields: [String]? = nil,
+                            tableView: TableView? = nil) -> Set<String> {
+        Set(renderOptions(options, defaultFields: defaultFields, tableView: tableView).fields ?? columns.map(\.key))
+    }
+
     /// The page to fetch: sort, offset and limit from the flags over the session's defaults.
     /// Without `--limit` or `--all` one row more than the default limit is fetched, so that
     /// `list` can say that more rows exist.
