@@ -21,4 +21,12 @@ public protocol ShopStore: AnyObject, Sendable {
     func seed<T>(_ body: (any ShopSeeder) throws -> T) async throws(ShopError) -> T?
     /// Ends the store's use at the end of the process (a file store checkpoints its journal).
     func close()
+    /// Where the shell should run its commands' tasks, when not on its own thread: a store that
+    /// talks to a server over an event loop offers that loop, so that a command and its queries
+    /// run on one thread (no switch of threads per query). nil: the shell's calling thread.
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension ShopStore {
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }

@@ -97,6 +97,11 @@ public final class PostgresStore: ShopStore {
         self.services = Self.services(on: database)
     }
 
+    /// The event loop of the store's connections (PostgresEventLoopExecutor).
+    public var preferredExecutor: (any TaskExecutor)? { Self.executor }
+
+    private static let executor = PostgresEventLoopExecutor(PostgresConnections.eventLoop)
+
     /// TLS for `sslmode=prefer`: the server's certificate is not checked (libpq's behaviour).
     private static var unverifiedTLS: TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()

@@ -98,6 +98,7 @@ enum Main {
             return error.isUsageError ? 2 : 1
         }
         defer { store.close() }
+        Blocking.use(store.preferredExecutor)
         for warning in store.warnings { printNote(warning) }
         let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)
         session.storeLocation = StoreFactory.forPlugins(StoreFactory.value(explicit: global.store, environment: environment),

@@ -14,7 +14,22 @@ public enum Blocking {
     /// threads (a pool worker and dispatch's manager and monitor threads) and every command paid
     /// two thread switches. Work that an `await` sends elsewhere (a timer, an actor) still runs
     /// there and comes back through the queue.
+    ///
+    /// After ``use(_:)`` gave it another executor (the store's: see `ShopStore.preferredExecutor`),
+    /// the task runs there instead, and this thread waits for its result.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        if let preferred = preferred.withLock({ $0 }) {
+            let result = Mutex<T?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task(executorPreference: preferred) {
+                let value = await body()
+                result.withLock { $0 = value }
+                done.signal()
+            }
+            done.wait()
+            guard let value = result.withLock({ $0.take() }) else { preconditionFailure("task finished without a result") }
+            return value
+        }
         let executor = CallingThreadExecutor()
         let result = Mutex<T?>(nil)
         Task(executorPreference: executor) {
@@ -26,6 +41,15 @@ public enum Blocking {
         guard let value = result.withLock({ $0.take() }) else { preconditionFailure("task finished without a result") }
         return value
     }
+}
+
+extension Blocking {
+    /// The executor ``run(_:)`` runs its tasks on from now on (nil: the calling thread).
+    public static func use(_ executor: (any TaskExecutor)?) {
+        preferred.withLock { $0 = executor }
+    }
+
+    private static let preferred = Mutex<(any TaskExecutor)?>(nil)
 }
 
 /// A task executor whose jobs run on the thread that calls ``runUntilFinished()``.
