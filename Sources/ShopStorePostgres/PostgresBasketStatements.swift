@@ -65,13 +65,25 @@ enum PostgresBasketStatements {
 
     static let declarations = "DECLARE uid BIGINT; ustatus TEXT; item products%%ROWTYPE; lines BIGINT; held BOOLEAN; stored INTEGER;"
 
-    /// `basket add`: an active customer, a product in stock, room for a new line, and an increment
-    /// that stays within a line's limit (the same INSERT … ON CONFLICT as the step-by-step path).
-    static let add = """
-        CREATE FUNCTION shopsh_basket_add(\(referenceArguments), amount INTEGER, stamp TIMESTAMPTZ, command TEXT)
+    /// The head of a basket function named `name` taking `arguments` after the references.
+    static func head(_ name: String, _ arguments: String) -> String {
+        """
+        CREATE FUNCTION \(name)(\(referenceArguments), \(arguments))
         RETURNS TABLE(\(lineColumns))
         LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(declarations)
+        """
+    }
+
+    /// Returns the changed line, holding `quantity`.
+    static func returning(_ quantity: String) -> String {
+        "RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, \(quantity);"
+    }
+
+    /// `basket add`: an active customer, a product in stock, room for a new line, and an increment
+    /// that stays within a line's limit (the same INSERT … ON CONFLICT as the step-by-step path).
+    static let add = """
+        \(head("shopsh_basket_add", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
         BEGIN
             \(naming("add"))
             \(lookups)
@@ -84,7 +96,7 @@ enum PostgresBasketStatements {
                 WHERE b.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)
             RETURNING b.quantity INTO stored;
             IF stored IS NULL THEN RETURN; END IF;
-            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, stored;
+            \(returning("stored"))
         END
         $body$
         """
@@ -92,17 +104,14 @@ enum PostgresBasketStatements {
     /// `basket set`: 0 removes a line the basket holds; raising a line (or adding one) is buying,
     /// so it needs what an add needs; lowering one is always allowed.
     static let set = """
-        CREATE FUNCTION shopsh_basket_set(\(referenceArguments), amount INTEGER, stamp TIMESTAMPTZ, command TEXT)
-        RETURNS TABLE(\(lineColumns))
-        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
-        \(declarations)
+        \(head("shopsh_basket_set", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
         BEGIN
             \(naming("set"))
             \(lookups)
             IF amount = 0 THEN
                 DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
                 IF stored IS NULL THEN RETURN; END IF;
-                RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, 0;
+                \(returning("0"))
                 RETURN;
             END IF;
             SELECT b.quantity INTO stored FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id;
@@ -114,23 +123,20 @@ enum PostgresBasketStatements {
             END IF;
             INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
             ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity;
-            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, amount;
+            \(returning("amount"))
         END
         $body$
         """
 
     /// `basket remove`: a line the basket holds.
     static let remove = """
-        CREATE FUNCTION shopsh_basket_remove(\(referenceArguments), command TEXT)
-        RETURNS TABLE(\(lineColumns))
-        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
-        \(declarations)
+        \(head("shopsh_basket_remove", "command TEXT"))
         BEGIN
             \(naming("remove"))
             \(lookups)
             DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
             IF stored IS NULL THEN RETURN; END IF;
-            RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, 0;
+            \(returning("0"))
         END
         $body$
         """

@@ -43,10 +43,12 @@ final class RoundTripCounter: Sendable {
         Thread.detachNewThread {
             while true {
                 let client = accept(fd, nil, nil)
-                guard client >= 0 else { return }
+                if client < 0 && (errno == EINTR || errno == ECONNABORTED) { continue }
+                guard client >= 0 else { return }   // the listener was closed
                 guard let server = Self.connect(host: upstreamHost, port: upstreamPort) else { close(client); continue }
-                Thread.detachNewThread { Self.pump(from: server, to: client, counting: nil) }
-                Thread.detachNewThread { Self.pump(from: client, to: server, counting: counted) }
+                let link = Link(client: client, server: server)
+                Thread.detachNewThread { Self.pump(from: server, to: client, counting: nil); link.pumpEnded() }
+                Thread.detachNewThread { Self.pump(from: client, to: server, counting: counted); link.pumpEnded() }
             }
         }
     }
@@ -74,6 +76,7 @@ final class RoundTripCounter: Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let read = buffer.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            if read < 0 && errno == EINTR { continue }
             if read <= 0 { break }
             if let counting {
                 let trips = reader.feed(buffer[0..<read])
@@ -82,14 +85,40 @@ final class RoundTripCounter: Sendable {
             var sent = 0
             while sent < read {
                 let wrote = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + sent, read - sent) }
+                if wrote < 0 && errno == EINTR { continue }
                 if wrote <= 0 { break }
                 sent += wrote
             }
             if sent < read { break }
         }
-        shutdown(target, Int32(SHUT_RDWR))
-        shutdown(source, Int32(SHUT_RDWR))
-        close(source)
+    }
+
+    /// One proxied connection: when either direction ends, both sockets are shut down; the
+    /// descriptors are closed only when both directions have ended (closing one earlier would let
+    /// the next accepted connection reuse its number while the other direction still uses it).
+    final class Link: Sendable {
+        private let client: Int32
+        private let server: Int32
+        private let running = Mutex(2)
+
+        init(client: Int32, server: Int32) {
+            self.client = client
+            self.server = server
+        }
+
+        func pumpEnded() {
+            let last = running.withLock { count -> Bool in
+                count -= 1
+                return count == 0
+            }
+            if last {
+                close(client)
+                close(server)
+            } else {
+                shutdown(client, Int32(SHUT_RDWR))
+                shutdown(server, Int32(SHUT_RDWR))
+            }
+        }
     }
 
     /// The frontend's messages: untyped ones first (an SSL or GSS request, then the start-up

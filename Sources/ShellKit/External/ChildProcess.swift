@@ -35,7 +35,9 @@ final class ChildProcess {
             close(outPipe[0]); close(outPipe[1])
             throw .system("cannot start \(path): no pipe (errno \(errno))")
         }
-        for fd in [outPipe[0], errPipe[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec, all four: a child another thread starts must not inherit them (the dup2
+        // onto this child's 1 and 2 clears the flag for those copies).
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -64,7 +66,16 @@ final class ChildProcess {
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
+        var status = posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
+        // "Text file busy": some process still has the program open for writing (it is being
+        // installed or updated, or a process started meanwhile inherited a writer's descriptor):
+        // wait for it a little (up to a second) before giving up.
+        var waited = 0
+        while status == ETXTBSY && waited < 20 {
+            usleep(50_000)
+            waited += 1
+            status = posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
+        }
         close(outPipe[1])
         close(errPipe[1])
         guard status == 0 else {

@@ -18,26 +18,16 @@ public enum Blocking {
     /// After ``use(_:)`` gave it another executor (the store's: see `ShopStore.preferredExecutor`),
     /// the task runs there instead, and this thread waits for its result.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        if let preferred = preferred.withLock({ $0 }) {
-            let result = Mutex<T?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Task(executorPreference: preferred) {
-                let value = await body()
-                result.withLock { $0 = value }
-                done.signal()
-            }
-            done.wait()
-            guard let value = result.withLock({ $0.take() }) else { preconditionFailure("task finished without a result") }
-            return value
-        }
-        let executor = CallingThreadExecutor()
+        let preferred = preferred.withLock { $0 }
+        let callingThread = preferred == nil ? CallingThreadExecutor() : nil
+        let done = DispatchSemaphore(value: 0)
         let result = Mutex<T?>(nil)
-        Task(executorPreference: executor) {
+        Task(executorPreference: preferred ?? callingThread) {
             let value = await body()
             result.withLock { $0 = value }
-            executor.finish()
+            if let callingThread { callingThread.finish() } else { done.signal() }
         }
-        executor.runUntilFinished()
+        if let callingThread { callingThread.runUntilFinished() } else { done.wait() }
         guard let value = result.withLock({ $0.take() }) else { preconditionFailure("task finished without a result") }
         return value
     }
