@@ -15,6 +15,11 @@ public enum ProductColumns {
         filter.withDescriptionAndTags ? all : list(withDescriptionAndTags: false)
     }
 
+    /// Every column of a product row, each prefixed with a table's alias (`p.id, p.sku, …`).
+    public static func all(alias: String) -> String {
+        all.split(separator: ",").map { "\(alias)." + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
+    }
+
     private static func list(withDescriptionAndTags: Bool) -> String {
         // No alias for the empty text: `ORDER BY description` must still sort by the column.
         let description = withDescriptionAndTags ? "description" : "''"

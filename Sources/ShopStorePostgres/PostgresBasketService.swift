@@ -30,8 +30,8 @@ struct PostgresBasketService: BasketService {
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
         try BasketRules.checkQuantity(quantity, allowZero: false)
         let stamp = database.clock.timestamp()
-        if let line = try await changeInOneCall("adding to a basket", user, product, call: { customer, name, id, reference, command in
-            "SELECT * FROM shopsh_basket_add(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
+        if let line = try await changeInOneCall("adding to a basket", user, product, call: { customer, name, id, reference, lockWait, command in
+            "SELECT * FROM shopsh_basket_add(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
         }) {
             return line
         }
@@ -60,8 +60,8 @@ struct PostgresBasketService: BasketService {
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
         try BasketRules.checkQuantity(quantity, allowZero: true)
         let stamp = database.clock.timestamp()
-        if let line = try await changeInOneCall("setting a basket quantity", user, product, call: { customer, name, id, reference, command in
-            "SELECT * FROM shopsh_basket_set(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
+        if let line = try await changeInOneCall("setting a basket quantity", user, product, call: { customer, name, id, reference, lockWait, command in
+            "SELECT * FROM shopsh_basket_set(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
         }) {
             return line.quantity == 0 ? nil : line
         }
@@ -89,8 +89,8 @@ struct PostgresBasketService: BasketService {
     }
 
     func removeFromBasket(_ user: String, product: String) async throws {
-        if try await changeInOneCall("removing from a basket", user, product, call: { customer, name, id, reference, command in
-            "SELECT * FROM shopsh_basket_remove(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(command))"
+        if try await changeInOneCall("removing from a basket", user, product, call: { customer, name, id, reference, lockWait, command in
+            "SELECT * FROM shopsh_basket_remove(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(command))"
         }) != nil {
             return
         }
@@ -124,29 +124,18 @@ struct PostgresBasketService: BasketService {
 
     // MARK: - In one round trip
 
-    /// One call of a basket function of PostgresBasketStatements, given the customer's id (when the
-    /// reference reads as one) and name, the product's id and SKU reference, and the command being
-    /// run: the line it changed, or nil when the function declined or (outside a run) the server
-    /// raised an error (then nothing changed, and the step-by-step path finds out why). Only for
-    /// a writable session that reads `users` (a viewer reads them masked, and may not change
-    /// baskets anyway; in a run, a refused statement would end the run's transaction).
+    /// One call of a basket function of PostgresBasketStatements: the line it changed, or nil
+    /// (PostgresDatabase.changeInOneCall).
     private func changeInOneCall(
         _ what: String, _ user: String, _ product: String,
-        call: (Int64?, String, Int64?, String, String) -> PostgresQuery
+        call: (Int64?, String, Int64?, String, String?, String) -> PostgresQuery
     ) async throws(ShopError) -> BasketLine? {
-        guard database.usersSource == "users", !database.session.isReadOnly else { return nil }
-        let customer = UserReference(user), item = product.trimmingASCIISpaces
-        let query = call(customer.id, customer.name, Int64(item), item, AuditContext.current?.command ?? "")
-        let changed: BasketLine?? = try await database.change(what, needs: .support) { connection -> BasketLine? in
-            for try await row in try await connection.query(query, logger: database.logger)
-                .decode((Int64, Int64, String, String, Int64, Int, Int, Int).self) {
-                return BasketLine(userID: row.0, productID: row.1, sku: row.2, title: row.3,
-                                  unitPrice: Money(minorUnits: row.4, currency: .usd), discount: Percentage(hundredths: row.5),
-                                  quantity: row.7, stock: row.6)
-            }
-            return nil
+        try await database.changeInOneCall(what, user: user, product: product, call: call) { row in
+            let line = try row.decode((Int64, Int64, String, String, Int64, Int, Int, Int).self)
+            return BasketLine(userID: line.0, productID: line.1, sku: line.2, title: line.3,
+                              unitPrice: Money(minorUnits: line.4, currency: .usd), discount: Percentage(hundredths: line.5),
+                              quantity: line.7, stock: line.6)
         }
-        return changed ?? nil
     }
 
     /// The basket in one statement: the customer looked up as PostgresUserLookup does (id first,

@@ -1,5 +1,5 @@
-// PostgresBasketStatements: migration 5 — a basket change in one round trip (issue 20). A basket
-// add, set or remove was a transaction of six to nine statements (BEGIN, the customer, the
+// PostgresBasketStatements: migration 5 — a basket or favourites change in one round trip (issue
+// 20). A basket add, set or remove (a favourite's add, remove or toggle) was a transaction of six to nine statements (BEGIN, the customer, the
 // product, the basket's room, the write, COMMIT), each a round trip to the server. Each is now one
 // call of a function that does the same steps on the server, in the same order and with the same
 // lock, and records its audit rows through the same triggers, as one implicit transaction.
@@ -26,12 +26,14 @@ enum PostgresBasketStatements {
 
     /// The arguments every function takes: the customer (id when the reference reads as one, and
     /// the trimmed reference as a username or email), the product (id, and the reference as a SKU),
-    /// and the command being run (for the audit rows).
-    static let referenceArguments = "customer_id BIGINT, customer_name TEXT, item_id BIGINT, item_ref TEXT"
+    /// and how long it may wait for a lock (`lock_wait`: PostgresDatabase.oneCallLockWait).
+    static let referenceArguments = "customer_id BIGINT, customer_name TEXT, item_id BIGINT, item_ref TEXT, lock_wait TEXT"
 
-    /// Looks the customer and the product up as PostgresUserLookup and PostgresProductService do
-    /// (id first, then the name ignoring case), into `uid`/`ustatus` and `item`.
+    /// Bounds the function's lock waits when asked (`lock_wait`), then looks the customer and the
+    /// product up as PostgresUserLookup and PostgresProductService do (id first, then the name
+    /// ignoring case), into `uid`/`ustatus` and `item`.
     static let lookups = """
+        IF lock_wait IS NOT NULL THEN PERFORM set_config('lock_timeout', lock_wait, true); END IF;
         IF customer_id IS NOT NULL THEN
             SELECT u.id, u.status INTO uid, ustatus FROM users u WHERE u.id = customer_id;
         END IF;
@@ -141,5 +143,30 @@ enum PostgresBasketStatements {
         $body$
         """
 
-    static let statements: [String] = [add, set, remove].map(PostgresServerRules.inThisSchema)
+    /// `favorites add`, `remove` and `toggle` (`what`): the favourite's row inserted (`added`, or
+    /// `present` when it was there already) or deleted (`removed`, or `absent`); a toggle deletes
+    /// the row when there is one, else inserts it.
+    static let favorite = """
+        CREATE FUNCTION shopsh_favorite(\(referenceArguments), what TEXT, stamp TIMESTAMPTZ, command TEXT)
+        RETURNS TABLE(out_result TEXT)
+        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
+        \(declarations)
+        BEGIN
+            PERFORM set_config('shopsh.command', command, true), set_config('shopsh.action', what, true);
+            \(lookups)
+            IF what IN ('remove', 'toggle') THEN
+                DELETE FROM favorites f WHERE f.user_id = uid AND f.product_id = item.id RETURNING 1 INTO stored;
+                IF stored IS NOT NULL THEN RETURN QUERY SELECT 'removed'; RETURN; END IF;
+                IF what = 'remove' THEN RETURN QUERY SELECT 'absent'; RETURN; END IF;
+            ELSIF what <> 'add' THEN
+                RETURN;
+            END IF;
+            INSERT INTO favorites AS f (user_id, product_id, added_at) VALUES (uid, item.id, stamp)
+            ON CONFLICT DO NOTHING RETURNING 1 INTO stored;
+            RETURN QUERY SELECT CASE WHEN stored IS NULL THEN 'present' ELSE 'added' END;
+        END
+        $body$
+        """
+
+    static let statements: [String] = [add, set, remove, favorite].map(PostgresServerRules.inThisSchema)
 }

@@ -1,20 +1,19 @@
 // PostgresFavoritesService: favourites on PostgreSQL. One row per (user, product); adding twice
-// changes nothing; a toggle is one transaction. A user's list streams row by row from the server,
+// changes nothing; an add, remove or toggle is one call of shopsh_favorite (PostgresBasketStatements)
+// when it can be, else one transaction. A user's list streams row by row from the server,
 // sorted and paged in SQL; every value is a bound parameter.
 
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// Who favourited what, and the most favourited products, on a PostgreSQL server.
 struct PostgresFavoritesService: FavoritesService {
     let database: PostgresDatabase
 
     /// The product columns (`PostgresProductService.columns`), prefixed with the products table's alias `p`.
-    static let productColumns = PostgresProductService.columns
-        .split(separator: ",")
-        .map { "p." + $0.filter { !$0.isWhitespace } }
-        .joined(separator: ", ")
+    static let productColumns = ProductColumns.all(alias: "p")
 
     /// A product's columns (as `PostgresProductService.ProductRow`) and one more: `added_at` as
     /// epoch seconds, or the favourite count.
@@ -50,6 +49,7 @@ struct PostgresFavoritesService: FavoritesService {
 
     func addFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
+        if let result = try await inOneCall("adding a favourite", "add", user, product, stamp: stamp) { return result == "added" }
         return try await database.write("adding a favourite", needs: .support, action: "add") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
@@ -64,7 +64,10 @@ struct PostgresFavoritesService: FavoritesService {
     }
 
     func removeFavorite(_ user: String, product: String) async throws -> Bool {
-        try await database.write("removing a favourite", needs: .support, action: "remove") { connection in
+        if let result = try await inOneCall("removing a favourite", "remove", user, product, stamp: database.clock.timestamp()) {
+            return result == "removed"
+        }
+        return try await database.write("removing a favourite", needs: .support, action: "remove") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             return try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
@@ -75,6 +78,7 @@ struct PostgresFavoritesService: FavoritesService {
     /// leaves it (the product is a favourite either way).
     func toggleFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
+        if let result = try await inOneCall("toggling a favourite", "toggle", user, product, stamp: stamp) { return result != "removed" }
         return try await database.write("toggling a favourite", needs: .support, action: "toggle") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
@@ -109,6 +113,15 @@ struct PostgresFavoritesService: FavoritesService {
     }
 
     // MARK: - Helpers
+
+    /// `shopsh_favorite` (PostgresBasketStatements) doing `action`: what it did (`added`,
+    /// `present`, `removed`, `absent`), or nil when it declined (PostgresDatabase.changeInOneCall).
+    private func inOneCall(_ what: String, _ action: String, _ user: String, _ product: String,
+                           stamp: String) async throws(ShopError) -> String? {
+        try await database.changeInOneCall(what, user: user, product: product, call: { customer, name, id, reference, lockWait, command in
+            "SELECT * FROM shopsh_favorite(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(action), \(stamp)::timestamptz, \(command))"
+        }) { row in try row.decode(String.self) }
+    }
 
     /// The ids of the user and product named, with the lookups' own errors.
     static func resolve(_ connection: PostgresConnection, user: String, product: String, source: String,

@@ -102,7 +102,8 @@ struct PostgresProductService: ProductService {
 
     /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
     func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
-        try await database.write("adjusting stock", action: "stock") { connection in
+        if let product = try await stockInOneStatement(reference, change) { return product }
+        return try await database.write("adjusting stock", action: "stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             let newStock = try change.applied(to: product)
             let stamp = database.clock.timestamp()
@@ -112,6 +113,44 @@ struct PostgresProductService: ProductService {
             updated.stock = newStock
             return updated
         }
+    }
+
+    /// `products stock` in one statement: the product by id, else by SKU; the change applied only
+    /// when the result stays in range (as `StockChange.applied`); the command named for the audit
+    /// trigger in the same statement, its lock wait bounded outside a run (`oneCallLockWait`). nil
+    /// when it changed nothing (the step-by-step path then says why) or when the session is not
+    /// an admin's (support's refusal would end a run).
+    private func stockInOneStatement(_ reference: String, _ change: StockChange) async throws(ShopError) -> Product? {
+        guard database.session.identity?.role == .admin, !database.session.isReadOnly else { return nil }
+        let amount: Int, newStock: String, allowed: String
+        switch change {
+        case .add(let value): (amount, newStock, allowed) = (value, "p.stock + c.amount", "p.stock + c.amount <= \(ProductLimits.maxStock)")
+        case .remove(let value): (amount, newStock, allowed) = (value, "p.stock - c.amount", "c.amount <= p.stock")
+        case .set(let value): (amount, newStock, allowed) = (value, "c.amount", "true")
+        }
+        guard (0...ProductLimits.maxStock).contains(amount) else { return nil }
+        let trimmed = reference.trimmingASCIISpaces
+        let command = AuditContext.current?.command ?? ""
+        let stamp = database.clock.timestamp()
+        let changed: Product?? = try await database.change("adjusting stock", needs: .admin) { connection -> Product? in
+            for try await row in try await connection.query("""
+                WITH named AS (SELECT set_config('shopsh.command', \(command), true), set_config('shopsh.action', 'stock', true),
+                                      CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
+                                           THEN set_config('lock_timeout', \(database.oneCallLockWait), true) END),
+                c AS (SELECT \(Int64(amount))::bigint AS amount,
+                             COALESCE((SELECT id FROM products WHERE id = \(Int64(trimmed))::bigint),
+                                      (SELECT id FROM products WHERE lower(sku) = lower(\(trimmed)))) AS target_id)
+                UPDATE products p SET stock = \(unescaped: newStock), updated_at = \(stamp)::timestamptz
+                FROM named, c
+                WHERE p.id = c.target_id AND \(unescaped: allowed)
+                RETURNING ROW(\(unescaped: ProductColumns.all(alias: "p")))::text
+                """, logger: database.logger) {
+                var cells = row.makeIterator()
+                return try Self.product(record: cells.next()?.bytes)
+            }
+            return nil
+        }
+        return changed ?? nil
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {

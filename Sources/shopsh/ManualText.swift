@@ -148,8 +148,9 @@ enum ManualText {
             as usual (each sees the changes of the ones before) and every change is undone at the
             end. On SQLite both hold the store's write lock for the whole run (other shells wait up
             to 5 s); on PostgreSQL the run is one server transaction, a savepoint per command (a
-            basket add, set or remove is one statement and needs none: should the server raise an
-            error in it, the run's transaction has ended and the later commands are refused).
+            basket add, set or remove, a favourite's add, remove or toggle and a stock change are one
+            statement each and need none: should the server raise an error in one, the run's
+            transaction has ended and the later commands are refused).
             .IP \(bu 2
             Commands on standard input run as soon as each is complete, so a pipe can feed a
             running shell.

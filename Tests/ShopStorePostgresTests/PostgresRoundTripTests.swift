@@ -74,6 +74,68 @@ struct PostgresRoundTripTests {
         #expect(actions.sorted() == ["add", "add", "remove", "set", "set", "set"])
     }
 
+    @Test func favouriteChangesAreOneRoundTripEach() async throws {
+        let (store, counter) = try await makeShop()
+        defer { store.close(); counter.stop() }
+        let favorites = store.services.favorites
+        let steps: [(String, () async throws -> Bool, Bool)] = [
+            ("add", { try await favorites.addFavorite("ann", product: "LAMP-1") }, true),
+            ("add again", { try await favorites.addFavorite("ANN@example.com", product: "1") }, false),
+            ("toggle off", { try await favorites.toggleFavorite("ann", product: "lamp-1") }, false),
+            ("toggle on", { try await favorites.toggleFavorite("1", product: "LAMP-1") }, true),
+            ("remove", { try await favorites.removeFavorite("ann", product: "LAMP-1") }, true),
+            ("remove again", { try await favorites.removeFavorite("ann", product: "LAMP-1") }, false),
+        ]
+        for (name, step, expected) in steps {
+            let (result, trips) = try await counted(counter, step)
+            #expect(result == expected && trips == 1, "\(name): \(result), \(trips) round trips")
+        }
+        // A disabled customer keeps favourites (only buying is refused), as on the step-by-step path.
+        #expect(try await favorites.addFavorite("bob", product: "GONE-1"))
+        await #expect(throws: ShopError.notFound("no product with id or SKU \"NOPE\"")) {
+            try await favorites.addFavorite("ann", product: "NOPE")
+        }
+        let actions = try await auditEntries(store).filter { $0.entity == "favourite" }.map(\.action)
+        #expect(actions.count == 5, "\(actions)")
+    }
+
+    @Test func aStockChangeIsOneRoundTrip() async throws {
+        let (store, counter) = try await makeShop()
+        defer { store.close(); counter.stop() }
+        let products = store.services.products
+        for (change, expected) in [(StockChange.add(3), 8), (.remove(2), 6), (.set(11), 11)] {
+            let (product, trips) = try await counted(counter) { try await products.adjustStock("lamp-1", change) }
+            #expect(product.stock == expected && product.sku == "LAMP-1" && product.price.minorUnits == 1999 && trips == 1,
+                    "\(change): \(product.stock), \(trips) round trips")
+        }
+        await #expect(throws: ShopError.conflict("cannot remove 12 from product 1 (LAMP-1): only 11 in stock")) {
+            try await products.adjustStock("1", .remove(12))
+        }
+        #expect(try await products.product("1").stock == 11)
+        let stocks = try await auditEntries(store).filter { $0.action == "stock" }
+        #expect(stocks.count == 3 && stocks.allSatisfy { $0.entity == "product" && $0.entityID == "1" }, "\(stocks)")
+    }
+
+    /// A one-statement change that meets a lock (here a run holding the product's row) does not
+    /// wait in a statement that would commit by itself: it gives up at once and the step-by-step
+    /// transaction waits, then applies it on top of the run's change.
+    @Test func aChangeThatMeetsALockWaitsInATransactionOfItsOwn() async throws {
+        let (store, counter) = try await makeShop()
+        defer { store.close(); counter.stop() }
+        let run = try await store.beginRun()
+        _ = try await run.services.products.adjustStock("1", .set(3))
+        _ = try await run.services.baskets.addToBasket("ann", product: "1", quantity: 1)
+        let products = store.services.products, baskets = store.services.baskets
+        let stock = Task { try await products.adjustStock("1", .add(1)).stock }
+        let line = Task { try await baskets.addToBasket("ann", product: "1", quantity: 2).quantity }
+        try await Task.sleep(for: .milliseconds(300))
+        counter.reset()
+        try await run.end(commit: true)
+        #expect(try await stock.value == 4)
+        #expect(try await line.value == 3)
+        #expect(try await store.services.products.product("1").stock == 4)
+    }
+
     /// Opening a store whose schema is current: one query after the connection's handshake (who
     /// logged in, its server process and the schema's versions), then the command's one.
     @Test func openingACurrentStoreIsOneRoundTripBeforeTheCommand() async throws {

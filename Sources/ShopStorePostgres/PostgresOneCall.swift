@@ -1,0 +1,40 @@
+// PostgresOneCall: a change to a customer's basket or favourites as one call of a server function
+// (PostgresBasketStatements), the customer and the product named as the operator typed them. The
+// function says yes with a row, or declines with none (then nothing changed, and the service's
+// step-by-step path finds out why and says it in shopsh's words).
+
+import PostgresNIO
+import ShopCore
+
+extension PostgresDatabase {
+    /// How long a change made in one statement may wait for a lock (`lock_timeout`), outside a
+    /// run: a statement that commits by itself would still commit after its shopsh was killed
+    /// while it waited (a plugin stopped at its bound, `kill -9`), once the lock came free. One
+    /// that meets a lock gives up at once, and the step-by-step path (BEGIN … COMMIT, which
+    /// commits only when shopsh says so) waits instead. In a run, nil: the run's own transaction
+    /// commits only at its end, and a refused statement would end it.
+    var oneCallLockWait: String? { run == nil ? "10ms" : nil }
+
+    /// One call of the query `call` builds from the customer's id (when the reference reads as
+    /// one) and name, the product's id and SKU reference, and the command being run; `decode`
+    /// reads its one row. nil when the function declined, when the server raised an error outside
+    /// a run (see `change`), or when the session may not try: a viewer reads users masked (and may
+    /// not change anything), and a read-only session's call would fail (in a run, ending it).
+    func changeInOneCall<T: Sendable>(
+        _ what: String, user: String, product: String,
+        call: (_ customerID: Int64?, _ customerName: String, _ productID: Int64?, _ productReference: String,
+               _ lockWait: String?, _ command: String) -> PostgresQuery,
+        decode: @escaping (PostgresRow) throws -> T
+    ) async throws(ShopError) -> T? {
+        guard usersSource == "users", !session.isReadOnly else { return nil }
+        let customer = UserReference(user), item = product.trimmingASCIISpaces
+        let query = call(customer.id, customer.name, Int64(item), item, oneCallLockWait, AuditContext.current?.command ?? "")
+        let changed: T?? = try await change(what, needs: .support) { connection -> T? in
+            for try await row in try await connection.query(query, logger: logger) {
+                return try decode(row)
+            }
+            return nil
+        }
+        return changed ?? nil
+    }
+}
