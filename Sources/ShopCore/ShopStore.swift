@@ -25,8 +25,11 @@ public protocol ShopStore: AnyObject, Sendable {
     /// talks to a server over an event loop offers that loop, so that a command and its queries
     /// run on one thread (no switch of threads per query). nil: the shell's calling thread.
     var preferredExecutor: (any TaskExecutor)? { get }
+    /// Which server serves the session, for a store on a server; nil for a file.
+    var placement: (any ServerPlacementSource)? { get }
 }
 
 extension ShopStore {
     public var preferredExecutor: (any TaskExecutor)? { nil }
+    public var placement: (any ServerPlacementSource)? { nil }
 }

@@ -1,12 +1,16 @@
 // PostgresConnections: the store's connections to the server — opened when a call needs one,
-// kept for the next call while they stay open, dropped when the server closed them. Unlike a
-// pool that retries in the background, a call on a server that is down fails at once with the
-// reason, and the first call after the server is back simply connects again.
+// kept for the next call while they stay open, dropped when the server closed them. A new
+// connection goes to the first of the connection string's hosts that answers and is what the
+// session asks for (PostgresServerChoice: libpq's target_session_attrs); every host skipped is
+// kept with its reason for the one-line error when none will do. After a failover, `reconnect`
+// waits (bounded) until a host is what was asked for again — the new primary — and says where
+// the session now is.
 
 import Logging
 import NIOPosix
 import PostgresNIO
 import ShopCore
+import Synchronization
 
 /// Opens, lends and keeps connections; at most `limit` at once (more callers wait their turn).
 actor PostgresConnections {
@@ -15,7 +19,18 @@ actor PostgresConnections {
     struct Leased: Sendable {
         let connection: PostgresConnection
         let greeting: PostgresIdentity.Greeting
+        /// The host it went to.
+        let host: PostgresServerChoice.Host
         var backendPID: Int32 { greeting.backendPID }
+    }
+
+    /// No host could be used: what was asked for and each host's reason, for a line that names
+    /// them all (PostgresErrors). Nothing was sent.
+    struct NoServer: Error {
+        /// ` (target_session_attrs=read-write)`, or empty for `any`.
+        var wanted: String
+        /// `h1:5432: connection refused`, one per host tried.
+        var skipped: [String]
     }
 
     /// The one NIO thread every connection of the process runs on. postgres-nio's default group has
@@ -28,7 +43,17 @@ actor PostgresConnections {
     /// The most connections open at once (a shell runs one command at a time; tests run more).
     static let limit = 16
 
-    private let configuration: @Sendable () throws -> PostgresConnection.Configuration
+    private let configuration: @Sendable (PostgresServerChoice.Host) throws -> PostgresConnection.Configuration
+    /// Which hosts, in which order, and what the session asks of the server.
+    private var choice: PostgresServerChoice
+    /// The server the newest connection went to (whoami, the prompt), readable without the actor.
+    nonisolated let serving = ServingPlacement()
+    /// Whether the session asks for a server that takes writes (`read-write`, `primary`): a write
+    /// refused as read-only then means the server was demoted, and another host may be the primary.
+    nonisolated let expectsWrites: Bool
+    /// Whether the session's connections start read-only of its own accord (then a server's
+    /// `default_transaction_read_only` cannot be told from it, and is not held against it).
+    private let startsReadOnly: @Sendable () -> Bool
     private let logger: Logger
     private var idle: [Leased] = []
     private var open = 0
@@ -36,10 +61,19 @@ actor PostgresConnections {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var closed = false
 
-    /// `configuration` is asked for each new connection (it builds the TLS context).
-    init(logger: Logger, configuration: @escaping @Sendable () throws -> PostgresConnection.Configuration) {
+    /// `configuration` is asked for each new connection to a host (it builds the TLS context).
+    init(choice: PostgresServerChoice, startsReadOnly: @escaping @Sendable () -> Bool, logger: Logger,
+         configuration: @escaping @Sendable (PostgresServerChoice.Host) throws -> PostgresConnection.Configuration) {
+        self.choice = choice
+        self.expectsWrites = choice.attributes == .readWrite || choice.attributes == .primary
+        self.startsReadOnly = startsReadOnly
         self.logger = logger
         self.configuration = configuration
+    }
+
+    /// Asks later connections for other servers (a session found read-only after it opened).
+    func choose(_ newChoice: PostgresServerChoice) {
+        choice = newChoice
     }
 
     /// Runs `body` on a connection that is not used by anything else meanwhile, and keeps the
@@ -64,17 +98,85 @@ actor PostgresConnections {
         Task.detached { for connection in remaining { try? await connection.close() } }
     }
 
-    /// A new connection of the caller's own, outside the limit (a run's, a seed's, a cancel's).
+    /// A new connection of the caller's own, outside the limit (a run's, a seed's, a cancel's),
+    /// to the first host that is what the session asks for. With one host, its own error comes
+    /// out as it was; with several, a NoServer naming each host and why it was skipped.
     func connect() async throws -> Leased {
+        let choice = self.choice
+        var skipped: [String] = []
+        var fallback: Leased?
+        for host in choice.hosts {
+            let leased: Leased
+            do {
+                leased = try await connect(to: host)
+            } catch {
+                if choice.hosts.count == 1 { throw error }
+                skipped.append("\(host): \(PostgresErrors.connectFailure(error))")
+                continue
+            }
+            let state = PostgresServerChoice.ServerState(inRecovery: leased.greeting.inRecovery,
+                                                         readOnly: leased.greeting.readOnlyDefault && !startsReadOnly())
+            guard let reason = choice.mismatch(state, strict: true) else { return settled(leased, closing: fallback) }
+            if choice.hasSecondPass, fallback == nil, choice.mismatch(state, strict: false) == nil {
+                fallback = leased
+            } else {
+                try? await leased.connection.close()
+            }
+            skipped.append("\(host): \(reason)")
+        }
+        if let fallback { return settled(fallback, closing: nil) }
+        throw NoServer(wanted: choice.attributes == .any ? "" : " (target_session_attrs=\(choice.attributes.rawValue))",
+                       skipped: skipped)
+    }
+
+    /// `leased`, recorded as where the session now is; `other` (a fallback not taken) closed.
+    private func settled(_ leased: Leased, closing other: Leased?) -> Leased {
+        if let other, other.connection !== leased.connection { Task.detached { try? await other.connection.close() } }
+        serving.set(ServerPlacement(host: leased.host.description, isStandby: leased.greeting.inRecovery))
+        return leased
+    }
+
+    /// A connection to `host`, greeted (PostgresIdentity).
+    private func connect(to host: PostgresServerChoice.Host) async throws -> Leased {
         let id = nextID
         nextID += 1
-        let connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(), id: id,
+        let connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(host), id: id,
                                                               logger: logger)
         do {
-            return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger))
+            return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger), host: host)
         } catch {
             try? await connection.close()
             throw error
+        }
+    }
+
+    /// After a connection was lost (a failover, a restart): drops the kept connections, then
+    /// tries the hosts again every `pause` until one is what the session asks for or `deadline`
+    /// passes (then the last attempt's error is thrown), or the operator interrupts. The new
+    /// connection is kept for the next call; returns where it went.
+    func reconnect(until deadline: ContinuousClock.Instant, interrupted: @Sendable () -> Bool,
+                   pause: Duration = .milliseconds(250)) async throws -> ServerPlacement {
+        let stale = idle
+        idle = []
+        open -= stale.count
+        for leased in stale { try? await leased.connection.close() }
+        while true {
+            if closed { throw ShopError.storage("the store is closed") }
+            do {
+                let leased = try await connect()
+                if open < Self.limit {
+                    open += 1
+                    idle.append(leased)
+                    wakeOne()
+                } else {
+                    try? await leased.connection.close()
+                }
+                return ServerPlacement(host: leased.host.description, isStandby: leased.greeting.inRecovery)
+            } catch {
+                if interrupted() { throw ShopError.interrupted }
+                if ContinuousClock.now + pause >= deadline { throw error }
+                try await Task.sleep(for: pause)
+            }
         }
     }
 
@@ -126,5 +228,16 @@ actor PostgresConnections {
 
     private func wakeOne() {
         if !waiting.isEmpty { waiting.removeFirst().resume() }
+    }
+}
+
+/// The server a store's newest connection went to, readable from any thread.
+final class ServingPlacement: Sendable {
+    private let value = Mutex<ServerPlacement?>(nil)
+
+    var current: ServerPlacement? { value.withLock { $0 } }
+
+    func set(_ placement: ServerPlacement) {
+        value.withLock { $0 = placement }
     }
 }

@@ -19,6 +19,8 @@ struct PostgresDatabase: Sendable {
     let watcher: PostgresInterruptWatcher
     /// Who logged in and whether the session is read-only (what to read users from, whom errors name).
     let session: PostgresSession
+    /// How a call follows the primary when its connection is lost (PostgresFailover).
+    let failover: PostgresFailover
     /// Set for a run's services: every call goes to this connection, inside its transaction.
     var run: PostgresRunConnection? = nil
 
@@ -45,7 +47,7 @@ struct PostgresDatabase: Sendable {
     func read<T: Sendable>(_ what: String, needs: OperatorRole? = nil,
                            _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
-            return try await onConnection(body)
+            return try await followingFailover { try await onConnection(body) }
         } catch {
             throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: false)
         }
@@ -61,21 +63,37 @@ struct PostgresDatabase: Sendable {
                     _ handle: (PostgresRow) throws -> Void) async throws {
         let failure = HandlerFailure()
         do {
-            try await read(what, needs: needs) { connection in
-                let query = try await makeQuery(connection)
-                try await PostgresRowCallback.forEachRow(connection, query, logger: logger) { row in
-                    do { try handle(row) } catch { failure.error = error; throw error }
+            try await followingFailover {
+                do {
+                    try await onConnection { connection in
+                        let query = try await makeQuery(connection)
+                        try await PostgresRowCallback.forEachRow(connection, query, logger: logger) { row in
+                            failure.handledRows = true
+                            do { try handle(row) } catch { failure.error = error; throw error }
+                        }
+                    }
+                } catch where failure.handledRows {
+                    // Rows already shown would be shown twice: the listing fails instead.
+                    throw ListingBroke(underlying: error)
                 }
             }
         } catch {
             if let thrown = failure.error { throw thrown }
-            throw error
+            let cause = (error as? ListingBroke)?.underlying ?? error
+            throw PostgresErrors.shopError(cause, doing: what, session: session, needs: needs, writing: false)
         }
+    }
+
+    /// A listing's connection broke after some of its rows were shown: not to be run again.
+    private struct ListingBroke: Error {
+        var underlying: any Error
     }
 
     /// The first error a row's handler threw (set on the event-loop thread, read after the query's end).
     private final class HandlerFailure: @unchecked Sendable {
         var error: (any Error)?
+        /// Whether a row reached the handler.
+        var handledRows = false
     }
 
     /// Runs `body`, a change made by one statement, as the server's implicit transaction of that
@@ -89,18 +107,21 @@ struct PostgresDatabase: Sendable {
     func change<T: Sendable>(_ what: String, needs: OperatorRole,
                              _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
         do {
-            return try await onConnection { connection in
-                do {
-                    return try await body(connection)
-                } catch let error as PSQLError where error.serverInfo == nil && run == nil {
-                    throw PostgresErrors.CommitFailed(underlying: error)
+            return try await followingFailover {
+                try await onConnection { connection in
+                    do {
+                        return try await body(connection)
+                    } catch let error as PSQLError where error.serverInfo == nil && run == nil {
+                        throw PostgresErrors.CommitFailed(underlying: error)
+                    }
                 }
             }
         } catch {
             if let state = PostgresErrors.sqlState(error) {
                 if let run {
                     run.failed(doing: what)
-                } else if state != PostgresErrors.queryCanceled && !state.hasPrefix("57P") {
+                } else if state != PostgresErrors.queryCanceled && !state.hasPrefix("57P")
+                            && !(state == PostgresFailover.readOnlyState && connections.expectsWrites) {
                     return nil
                 }
             }
@@ -144,11 +165,13 @@ struct PostgresDatabase: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await connections.withConnection { leased in
-                    try await watching(leased) {
-                        try await Self.inTransaction(leased.connection, logger: logger) { connection in
-                            try await Self.name(action, on: connection, logger: logger)
-                            return try await body(connection)
+                return try await followingFailover {
+                    try await connections.withConnection { leased in
+                        try await watching(leased) {
+                            try await Self.inTransaction(leased.connection, logger: logger) { connection in
+                                try await Self.name(action, on: connection, logger: logger)
+                                return try await body(connection)
+                            }
                         }
                     }
                 }

@@ -38,6 +38,9 @@ enum PostgresErrors {
         let error = innermost(error)
         if let shopError = error as? ShopError { return shopError }
         if error is CancellationError { return .interrupted }
+        if let none = error as? PostgresConnections.NoServer {
+            return .storage("cannot use any of the PostgreSQL servers\(none.wanted), \(what): \(none.skipped.joined(separator: "; "))")
+        }
         if let psql = error as? PSQLError {
             if let info = psql.serverInfo {
                 let message = info[.message] ?? "the server refused it"
@@ -114,6 +117,21 @@ enum PostgresErrors {
         }
     }
 
+    /// Why a connection to one host failed, in a few words (for a line that names every host).
+    static func connectFailure(_ error: any Error) -> String {
+        if let psql = error as? PSQLError {
+            if let info = psql.serverInfo { return info[.message] ?? "refused by the server" }
+            switch psql.code {
+            case .connectionError: return psql.underlying.map(reason) ?? "cannot connect"
+            case .authMechanismRequiresPassword: return "wants a password"
+            case .serverClosedConnection, .uncleanShutdown: return "closed the connection"
+            default: return "\(psql.code)"
+            }
+        }
+        if let shopError = error as? ShopError { return shopError.message }
+        return reason(error)
+    }
+
     /// Why a connection could not be made, in a few words (`connection refused`, `timed out`…).
     static func reason(_ error: any Error) -> String {
         if let failed = error as? NIOConnectionError {
@@ -126,11 +144,19 @@ enum PostgresErrors {
         return "\(error)"
     }
 
+    /// A change whose connection broke while it was committing (a failover, a server that died):
+    /// one line naming the command, since nobody knows whether the server kept it.
+    static var outcomeUnknown: ShopError {
+        let command = AuditContext.current.map { " (\($0.command))" } ?? ""
+        return .storage("the connection to the PostgreSQL server broke while committing\(command): the change may or may not have been kept; look before running it again")
+    }
+
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
         if let failed = error as? CommitFailed {
-            if let psql = failed.underlying as? PSQLError, psql.serverInfo == nil {
-                return ShopError.storage("the connection to the PostgreSQL server broke while committing: the change may or may not have been kept; look before trying again")
+            if let psql = failed.underlying as? PSQLError,
+               psql.serverInfo == nil || psql.serverInfo?[.sqlState]?.hasPrefix("57P") == true {
+                return outcomeUnknown
             }
             return innermost(failed.underlying)
         }

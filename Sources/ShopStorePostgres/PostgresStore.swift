@@ -14,31 +14,43 @@ public final class PostgresStore: ShopStore {
     public let displayName: String
     /// The URL, without its password.
     public let location: String
-    public var warnings: [String] { url.warnings + database.session.warnings }
+    public var warnings: [String] { openingWarnings + database.session.warnings }
     /// The role that logged in (`session_user`), its shopsh role, and why the session is read-only.
-    public var identity: OperatorIdentity { database.session.identity ?? OperatorIdentity(name: url.user, role: .viewer) }
+    public var identity: OperatorIdentity { database.session.identity ?? OperatorIdentity(name: settings.user, role: .viewer) }
 
     /// The connections, logger and clock as the services use them.
     let database: PostgresDatabase
     /// Where the store is (with its password, which is never shown).
-    private let url: PostgresConnectionURL
+    private let settings: PostgresConnectionString
+    /// What the connection string's reading found for the operator (e.g. an ignored password file).
+    private let openingWarnings: [String]
     /// postgres-nio's logging, off: errors reach the operator as ShopError instead.
     let logger: Logger
 
-    /// Connects to `url`, checks that the server answers, and migrates the schema.
+    /// Connects to the first of `settings`' hosts that is what the session asks for, checks that
+    /// the server answers, and migrates the schema.
     ///
     /// - Parameters:
-    ///   - url: where the store is; its password, if any, is used and never shown.
+    ///   - settings: where the store is; its password, if any, is used and never shown.
+    ///   - environment: where the password file is (`PGPASSFILE`, `HOME`), read per host.
     ///   - searchPath: a schema to work in instead of `public` (tests use one per case).
     ///   - migrate: false to open without touching the schema (e.g. for completion). A read-only
     ///     session never migrates: a schema that is not current is then one line.
     ///   - readOnly: `--read-only`: every connection's transactions are read-only.
     ///   - clock: what stamps the rows the services write (the system's clock by default).
     ///   - interrupted: whether the operator pressed Ctrl-C; a query running then is cancelled on the server.
-    public static func open(_ url: PostgresConnectionURL, searchPath: String? = nil, migrate: Bool = true,
+    ///   - reconnectTimeout: how long a call whose connection was lost waits for a usable server
+    ///     (the new primary after a failover) before it fails; zero: it fails at once.
+    ///   - notify: says a line to the operator (where the session went after a failover).
+    public static func open(_ settings: PostgresConnectionString, environment: [String: String] = [:],
+                            searchPath: String? = nil, migrate: Bool = true,
                             readOnly: Bool = false, clock: ShopClock = .system,
-                            interrupted: @escaping @Sendable () -> Bool = { false }) async throws(ShopError) -> PostgresStore {
-        let store = PostgresStore(url: url, searchPath: searchPath, readOnly: readOnly, clock: clock, interrupted: interrupted)
+                            interrupted: @escaping @Sendable () -> Bool = { false },
+                            reconnectTimeout: Duration = PostgresStore.defaultReconnectTimeout,
+                            notify: @escaping @Sendable (String) -> Void = { _ in }) async throws(ShopError) -> PostgresStore {
+        let failover = PostgresFailover(timeout: reconnectTimeout, notify: notify, interrupted: interrupted)
+        let store = PostgresStore(settings: settings, environment: environment, searchPath: searchPath, readOnly: readOnly,
+                                  clock: clock, failover: failover)
         var found: PostgresIdentity.Found?
         do {
             let (identified, schemaVersions) = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly,
@@ -63,51 +75,53 @@ public final class PostgresStore: ShopStore {
         return store
     }
 
-    private init(url: PostgresConnectionURL, searchPath: String?, readOnly: Bool, clock: ShopClock,
-                 interrupted: @escaping @Sendable () -> Bool) {
+    private init(settings: PostgresConnectionString, environment: [String: String], searchPath: String?, readOnly: Bool,
+                 clock: ShopClock, failover: PostgresFailover) {
         let logger = Logger(label: "shopsh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         let session = PostgresSession(readOnly: readOnly)
-        let connections = PostgresConnections(logger: logger) {
+        let choice = PostgresServerChoice(settings, readOnly: readOnly)
+        let connections = PostgresConnections(choice: choice, startsReadOnly: { session.isReadOnly }, logger: logger) { host in
             // A read-only session's connections start read-only: the server refuses every write.
-            let parameters = [("application_name", "shopsh")] + (searchPath.map { [("search_path", $0)] } ?? [])
+            let parameters = [("application_name", settings.applicationName ?? "shopsh")]
+                + (searchPath.map { [("search_path", $0)] } ?? [])
                 + (session.isReadOnly ? [("default_transaction_read_only", "on")] : [])
-            let tls: PostgresConnection.Configuration.TLS = switch url.tls {
-            case .disable: .disable
-            // As libpq's `prefer`: encrypted when the server offers TLS, its certificate not
-            // verified (a prefer connection falls back to plain text anyway), so no context loads
-            // the system's trust roots: that parsing was a third of a one-shot command's time.
-            case .prefer: .prefer(try NIOSSLContext(configuration: Self.unverifiedTLS))
-            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            let password = settings.password(for: host, environment: environment).password
+            var configuration = if host.isSocket {
+                PostgresConnection.Configuration(unixSocketPath: host.socketPath, username: settings.user, password: password,
+                                                 database: settings.database)
+            } else {
+                PostgresConnection.Configuration(host: host.name, port: host.port, username: settings.user, password: password,
+                                                 database: settings.database, tls: try PostgresTLS.configuration(settings, environment: environment))
             }
-            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                                 password: url.password, database: url.database, tls: tls)
-            configuration.options.connectTimeout = .seconds(PostgresConnections.connectTimeout)
+            // libpq's connect_timeout (at least 2 s; bounded here so that no value can overflow).
+            let seconds = settings.connectTimeout.map { Int64(min(max($0, 2), 86_400)) } ?? PostgresConnections.connectTimeout
+            configuration.options.connectTimeout = .seconds(seconds)
             configuration.options.additionalStartupParameters = parameters
             return configuration
         }
-        self.url = url
+        self.settings = settings
+        self.openingWarnings = settings.warnings(environment: environment)
         self.logger = logger
-        self.displayName = url.database
-        self.location = url.description
-        let watcher = PostgresInterruptWatcher(interrupted: interrupted) { [connections] pid in
+        self.displayName = settings.database
+        self.location = settings.description
+        let watcher = PostgresInterruptWatcher(interrupted: failover.interrupted) { [connections] pid in
             await connections.cancel(backendPID: pid)
         }
         self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, watcher: watcher,
-                                         session: session)
+                                         session: session, failover: failover)
         self.services = Self.services(on: database)
     }
+
+    /// How long a call whose connection was lost waits for a usable server, unless told otherwise.
+    public static let defaultReconnectTimeout: Duration = .seconds(30)
 
     /// The event loop of the store's connections (PostgresEventLoopExecutor).
     public var preferredExecutor: (any TaskExecutor)? { Self.executor }
 
     private static let executor = PostgresEventLoopExecutor(PostgresConnections.eventLoop)
 
-    /// TLS for `sslmode=prefer`: the server's certificate is not checked (libpq's behaviour).
-    private static var unverifiedTLS: TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateVerification = .none
-        return configuration
-    }
+    /// The server that serves the session (whoami, `set`, the prompt).
+    public var placement: (any ServerPlacementSource)? { PostgresPlacement(database: database) }
 
     /// Every service, reaching the server through `database` (kept connections, or a run's).
     static func services(on database: PostgresDatabase) -> ShopServices {

@@ -1,5 +1,5 @@
 // GlobalArguments: one pass over the binary's own arguments: the -c/-f steps in the order given,
-// --store, --continue-on-error, and where the command words begin.
+// --store, --continue-on-error, --reconnect-timeout, and where the command words begin.
 
 /// The `shopsh` arguments before the command, read without argument-parser.
 ///
@@ -20,6 +20,8 @@ struct GlobalArguments: Equatable {
     var atomic = false
     var dryRun = false
     var readOnly = false
+    /// `--reconnect-timeout SECONDS`: how long a command whose server went away waits for one.
+    var reconnectTimeout: Int?
     /// The command given as words after the options (`shopsh products list --all`).
     var words: [String] = []
     /// Whether an option other than -c, -f, --store and the batch flags appears, or one of
@@ -30,7 +32,7 @@ struct GlobalArguments: Equatable {
 
     /// Options of ``GlobalOptions`` whose value is the next argument.
     static let optionsWithValues: Set<String> = [
-        "-c", "--command", "-f", "--file", "--store",
+        "-c", "--command", "-f", "--file", "--store", "--reconnect-timeout",
         "-o", "--format", "--fields", "--color", "--sort", "--limit", "--offset",
     ]
 
@@ -43,6 +45,13 @@ struct GlobalArguments: Equatable {
             case "-c", "--command": steps.append(.command(value, label: "-c"))
             case "-f", "--file": steps.append(.file(value))
             case "--store": store = value
+            case "--reconnect-timeout":
+                // Out of range or not a number: argument-parser says so.
+                if let seconds = Int(value), GlobalOptions.reconnectTimeoutRange.contains(seconds) {
+                    reconnectTimeout = seconds
+                } else {
+                    needsFullParse = true
+                }
             default: needsFullParse = true
             }
         }

@@ -37,6 +37,20 @@ struct GlobalOptions: ParsableCommand {
           help: "Open the store for reading only: every command that would change the shop is refused (the file is opened read-only; on PostgreSQL every transaction is read only).")
     var readOnly = false
 
+    @Option(name: .customLong("reconnect-timeout"),
+            help: ArgumentHelp("On a PostgreSQL server: when the connection is lost (a failover, a restart), how long a command waits for a server the connection string allows — the new primary — before it fails; 0 fails at once (default: 30).",
+                               valueName: "seconds"))
+    var reconnectTimeout: Int?
+
+    /// The values `--reconnect-timeout` takes.
+    static let reconnectTimeoutRange = 0...3600
+
+    mutating func validate() throws {
+        if let reconnectTimeout, !Self.reconnectTimeoutRange.contains(reconnectTimeout) {
+            throw ValidationError("--reconnect-timeout takes 0 to 3600 seconds, not \(reconnectTimeout)")
+        }
+    }
+
     @OptionGroup(title: "Output defaults for every command") var output: OutputOptions
     @OptionGroup(title: "Listing defaults for every command") var paging: PagingOptions
 

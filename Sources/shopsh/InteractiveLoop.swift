@@ -2,6 +2,7 @@
 
 import Foundation
 import ShellKit
+import ShopOutput
 import ShopStoreSQLite
 
 /// The interactive shell on a terminal. Runs on the main thread (readline needs it), and so
@@ -27,8 +28,7 @@ struct InteractiveLoop {
         var lastOutcome = CommandOutcome.success
         while !shell.exitRequested {
             let session = shell.session
-            let prompt = accumulator.isContinuing ? "…> "
-                : session.storeName + ((session.currentUserName ?? session.currentUser).map { " (\($0))" } ?? "") + "> "
+            let prompt = accumulator.isContinuing ? "…> " : Self.prompt(for: session)
             guard case .line(let line) = reader.readLine(prompt: prompt) else {
                 writeToStream("\n", STDERR_FILENO)
                 break
@@ -43,5 +43,12 @@ struct InteractiveLoop {
         reader.saveHistory()
         _ = lastOutcome
         return 0
+    }
+
+    /// `shop> `, `shop (emilys)> `; on a standby `shop@h2:5433 (standby)> `, so nobody takes it
+    /// for the primary.
+    static func prompt(for session: Session) -> String {
+        let standby = session.placement?.current.flatMap { $0.isStandby ? "@\($0.host) (standby)" : nil } ?? ""
+        return session.storeName + TerminalEscaping.escape(standby) + ((session.currentUserName ?? session.currentUser).map { " (\($0))" } ?? "") + "> "
     }
 }

@@ -76,6 +76,7 @@ enum Main {
             global.atomic = parsed.atomic
             global.dryRun = parsed.dryRun
             global.readOnly = parsed.readOnly
+            global.reconnectTimeout = parsed.reconnectTimeout
             global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
@@ -90,7 +91,8 @@ enum Main {
         let store: any ShopStore
         do {
             store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),
-                                          readOnly: global.readOnly, environment: environment) {
+                                          readOnly: global.readOnly, reconnectTimeout: global.reconnectTimeout,
+                                          environment: environment, notify: { printNote($0) }) {
                 if terminal.stderrIsTerminal { printNote($0) }
             }
         } catch {
@@ -101,6 +103,7 @@ enum Main {
         Blocking.use(store.preferredExecutor)
         for warning in store.warnings { printNote(warning) }
         let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)
+        session.placement = store.placement
         session.storeLocation = StoreFactory.forPlugins(StoreFactory.value(explicit: global.store, environment: environment),
                                                         location: store.location)
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {

@@ -1,5 +1,7 @@
 // StoreFactory: the one place that turns a `--store` / `SHOPSH_STORE` value into a store. A path
-// or `sqlite:PATH` is a SQLite file; `postgres://…` / `postgresql://…` is a PostgreSQL server.
+// or `sqlite:PATH` is a SQLite file; a libpq connection string — `postgres://…` /
+// `postgresql://…` URLs (several hosts too), `host=… dbname=…`, `service=NAME`, or `postgres:`
+// for what psql's environment says — is a PostgreSQL server (PostgresConnectionString).
 
 import Foundation
 import ShellKit
@@ -16,9 +18,9 @@ enum StoreFactory {
         case postgres(url: String)
     }
 
-    /// `sqlite:PATH` or a plain path → SQLite; `postgres://…` / `postgresql://…` → PostgreSQL.
+    /// `sqlite:PATH` or a plain path → SQLite; a connection string → PostgreSQL.
     static func target(_ value: String) -> Target {
-        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(url: value) }
+        if PostgresConnectionString.isConnectionString(value) { return .postgres(url: value) }
         if value.hasPrefix("sqlite:") { return .sqlite(path: String(value.dropFirst("sqlite:".count))) }
         return .sqlite(path: value)
     }
@@ -35,13 +37,13 @@ enum StoreFactory {
     /// shopsh calls find it in PGPASSWORD or ~/.pgpass, so a password given only in the URL
     /// does not reach them), else the file's path.
     static func forPlugins(_ value: String?, location: String) -> String {
-        if let value, case .postgres(let url) = target(value) { return PostgresConnectionURL.withoutPassword(url) }
+        if let value, case .postgres(let url) = target(value) { return PostgresConnectionString.withoutPassword(url) }
         return location
     }
 
     /// A store value as it may be shown: a URL's password as `***`.
     static func shown(_ value: String) -> String {
-        PostgresConnectionURL.redact(value)
+        PostgresConnectionString.redact(value)
     }
 
     /// The default store's path: `$XDG_DATA_HOME/shopsh/shop.sqlite`.
@@ -52,7 +54,10 @@ enum StoreFactory {
     /// Opens the store `value` names (the default store when nil, created with the demo shop on
     /// first run and said so on a terminal's stderr).
     /// With `readOnly` (`--read-only`) every write is refused by the store itself.
-    static func open(_ value: String?, readOnly: Bool = false, environment: [String: String],
+    /// `reconnectTimeout` (seconds; nil: the default) and `notify` are a server store's way of
+    /// following a failover (PostgresFailover).
+    static func open(_ value: String?, readOnly: Bool = false, reconnectTimeout: Int? = nil, environment: [String: String],
+                     notify: @escaping @Sendable (String) -> Void = { _ in },
                      announce: (String) -> Void) throws(ShopError) -> any ShopStore {
         guard let value else {
             let path = defaultPath(environment: environment)
@@ -73,19 +78,24 @@ enum StoreFactory {
             }
             return try SQLiteStore(path: path, readOnly: readOnly)
         case .postgres(let url):
-            return try openServer(url, environment: environment, migrate: true, readOnly: readOnly)
+            return try openServer(url, environment: environment, migrate: true, readOnly: readOnly,
+                                  reconnectTimeout: reconnectTimeout, notify: notify)
         }
     }
 
     /// Connects to the server `url` names (migrating its schema unless `migrate` is false).
     private static func openServer(_ url: String, environment: [String: String], migrate: Bool,
-                                   readOnly: Bool = false) throws(ShopError) -> PostgresStore {
-        let parsed = try PostgresConnectionURL(url, environment: environment)
+                                   readOnly: Bool = false, reconnectTimeout: Int? = nil,
+                                   notify: @escaping @Sendable (String) -> Void = { _ in }) throws(ShopError) -> PostgresStore {
+        let parsed = try PostgresConnectionString(url, environment: environment)
+        let timeout = reconnectTimeout.map { Duration.seconds($0) } ?? PostgresStore.defaultReconnectTimeout
         // A store that opens shows its warnings later; one that does not says them in its error.
-        let warning = parsed.warnings.isEmpty ? "" : " (\(parsed.warnings.joined(separator: "; ")))"
+        let warnings = parsed.warnings(environment: environment)
+        let warning = warnings.isEmpty ? "" : " (\(warnings.joined(separator: "; ")))"
         return try withDeadline(openingDeadline, doing: "opening \(parsed)") { () async throws(ShopError) -> PostgresStore in
             do throws(ShopError) {
-                return try await PostgresStore.open(parsed, migrate: migrate, readOnly: readOnly, interrupted: { Interrupt.isRequested })
+                return try await PostgresStore.open(parsed, environment: environment, migrate: migrate, readOnly: readOnly,
+                                                    interrupted: { Interrupt.isRequested }, reconnectTimeout: timeout, notify: notify)
             } catch {
                 throw warning.isEmpty ? error : .storage(error.message + warning)
             }

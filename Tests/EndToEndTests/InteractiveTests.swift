@@ -50,13 +50,15 @@ final class TerminalSession {
         try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: sandbox.environment).output
     }
 
-    /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given. With
+    /// Starts shopsh in a new terminal (160×40 unless told), with `PAGER` when given and
+    /// `arguments` after the program's name (plain words: no quote of their own). With
     /// `statusFile`, shopsh runs with its standard error closed (as when the terminal it wrote to
     /// has gone: every write to it fails) and its exit status goes to that file.
-    func start(width: Int = 160, height: Int = 40, pager: String? = nil, statusFile: URL? = nil) throws {
+    func start(width: Int = 160, height: Int = 40, pager: String? = nil, statusFile: URL? = nil, arguments: [String] = []) throws {
         let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE", "SHOPSH_PLUGIN_PATH"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
             + (pager.map { ["PAGER='\($0)'"] } ?? [])
         var command = "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'"
+            + arguments.map { " '\($0)'" }.joined()
         if let statusFile {
             let script = sandbox.root.appendingPathComponent("run-without-stderr.sh")
             try "\(command) 2>&-\necho $? > '\(statusFile.path)'\n".write(to: script, atomically: true, encoding: .utf8)

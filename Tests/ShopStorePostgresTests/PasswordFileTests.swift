@@ -1,6 +1,7 @@
 // PasswordFileTests: ~/.pgpass as libpq reads it — the first matching line wins, `*` matches
 // anything, `\:` and `\\` are escapes, a file open to group or others is ignored with a warning,
-// and the URL and PGPASSWORD come first. No server needed.
+// the URL and PGPASSWORD come first, and each host of a connection string is looked up on its own.
+// No server needed.
 
 import Foundation
 import Testing
@@ -17,6 +18,13 @@ import Testing
         return ["HOME": folder.path]
     }
 
+    /// The password `text` gets for its first host (explicit, else the password file's), and the file's warning.
+    func password(_ text: String, environment: [String: String]) throws -> PasswordFile.Lookup {
+        let settings = try PostgresConnectionString(text, environment: environment)
+        if let explicit = settings.password { return PasswordFile.Lookup(password: explicit) }
+        return settings.password(for: try #require(settings.hosts.first), environment: environment)
+    }
+
     @Test func theFirstMatchingLineGivesThePassword() throws {
         let environment = try passwordFile([
             "# a comment",
@@ -24,35 +32,38 @@ import Testing
             "db.example:5432:shop:ann:pa\\:ss\\\\word",
             "*:*:*:ann:fallback",
         ])
-        let url = try PostgresConnectionURL("postgres://ann@db.example/shop", environment: environment)
-        #expect(url.password == "pa:ss\\word")
-        #expect(url.warnings.isEmpty)
-        let elsewhere = try PostgresConnectionURL("postgres://ann@other.example:6432/x", environment: environment)
-        #expect(elsewhere.password == "fallback")
-        let otherUser = try PostgresConnectionURL("postgres://bob@db.example/shop", environment: environment)
-        #expect(otherUser.password == nil)
+        let found = try password("postgres://ann@db.example/shop", environment: environment)
+        #expect(found.password == "pa:ss\\word")
+        #expect(found.warning == nil)
+        #expect(try password("postgres://ann@other.example:6432/x", environment: environment).password == "fallback")
+        #expect(try password("postgres://bob@db.example/shop", environment: environment).password == nil)
+    }
+
+    @Test func eachHostIsLookedUpOnItsOwn() throws {
+        let environment = try passwordFile(["h1:5432:shop:ann:one", "h2:5433:shop:ann:two"])
+        let settings = try PostgresConnectionString("postgres://ann@h1:5432,h2:5433/shop", environment: environment)
+        #expect(settings.hosts.map { settings.password(for: $0, environment: environment).password } == ["one", "two"])
     }
 
     @Test func theURLAndPGPASSWORDComeFirst() throws {
         var environment = try passwordFile(["*:*:*:*:from-file"])
-        #expect(try PostgresConnectionURL("postgres://ann:from-url@h/db", environment: environment).password == "from-url")
+        #expect(try password("postgres://ann:from-url@h/db", environment: environment).password == "from-url")
         environment["PGPASSWORD"] = "from-env"
-        #expect(try PostgresConnectionURL("postgres://ann@h/db", environment: environment).password == "from-env")
+        #expect(try password("postgres://ann@h/db", environment: environment).password == "from-env")
     }
 
     @Test func aFileOthersCanReadIsIgnoredWithAWarning() throws {
         let environment = try passwordFile(["*:*:*:*:secret-in-file"], mode: 0o644)
-        let url = try PostgresConnectionURL("postgres://ann@h/db", environment: environment)
-        #expect(url.password == nil)
-        #expect(url.warnings.count == 1)
-        #expect(url.warnings.first?.contains("chmod 600") == true)
-        #expect(url.warnings.first?.contains("secret-in-file") == false)
+        let found = try password("postgres://ann@h/db", environment: environment)
+        #expect(found.password == nil)
+        #expect(found.warning?.contains("chmod 600") == true)
+        #expect(found.warning?.contains("secret-in-file") == false)
     }
 
     @Test func PGPASSFILENamesAnotherFile() throws {
         let environment = try passwordFile(["h:5432:db:ann:elsewhere"])
         guard let home = environment["HOME"] else { return }
-        let url = try PostgresConnectionURL("postgres://ann@h/db", environment: ["PGPASSFILE": home + "/.pgpass", "HOME": "/nonexistent"])
-        #expect(url.password == "elsewhere")
+        #expect(try password("postgres://ann@h/db", environment: ["PGPASSFILE": home + "/.pgpass", "HOME": "/nonexistent"]).password
+                == "elsewhere")
     }
 }

@@ -68,7 +68,7 @@ final class PostgresRoleShop: Sendable {
     /// The store opened as the login of `role` (`viewer`, `support`, `admin`, `none`).
     func open(as role: String, readOnly: Bool = false) async throws -> PostgresStore {
         let login = try require(logins[role])
-        return try await PostgresStore.open(try PostgresConnectionURL(try urlText(as: login), environment: [:]), searchPath: schema,
+        return try await PostgresStore.open(try PostgresConnectionString(try urlText(as: login), environment: [:]), searchPath: schema,
                                             readOnly: readOnly)
     }
 

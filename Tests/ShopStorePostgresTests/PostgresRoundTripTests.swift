@@ -25,11 +25,11 @@ struct PostgresRoundTripTests {
     }
 
     /// The test server's URL through a new counting proxy.
-    func proxiedURL() throws -> (PostgresConnectionURL, RoundTripCounter) {
+    func proxiedURL() throws -> (PostgresConnectionString, RoundTripCounter) {
         var url = try PostgresTestServer.connectionURL()
-        let counter = try RoundTripCounter(upstreamHost: url.host, upstreamPort: url.port)
-        url.host = "127.0.0.1"
-        url.port = counter.port
+        let upstream = try #require(url.hosts.first)
+        let counter = try RoundTripCounter(upstreamHost: upstream.name, upstreamPort: upstream.port)
+        url.hosts = [PostgresConnectionString.Host(name: "127.0.0.1", port: counter.port)]
         return (url, counter)
     }
 

@@ -101,7 +101,7 @@ struct PostgresServerTests {
         // Port 1: nothing listens there. Opening fails in one line instead of retrying forever.
         // (No wall-clock bound: under the full parallel suite on 2 cores it measures the scheduler.)
         var url = try PostgresTestServer.connectionURL()
-        url.port = 1
+        url.hosts = [PostgresConnectionString.Host(name: "127.0.0.1", port: 1)]
         do {
             let store = try await PostgresStore.open(url)
             store.close()

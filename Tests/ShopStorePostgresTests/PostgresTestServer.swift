@@ -24,9 +24,9 @@ enum PostgresTestServer {
     static let skipReason: Comment = "SHOPSH_TEST_POSTGRES is not set (make test starts a server with scripts/postgres-cluster)"
 
     /// The parsed URL; throws when unset or malformed.
-    static func connectionURL() throws -> PostgresConnectionURL {
+    static func connectionURL() throws -> PostgresConnectionString {
         guard let url else { throw ShopError.storage("SHOPSH_TEST_POSTGRES is not set") }
-        return try PostgresConnectionURL(url, environment: ProcessInfo.processInfo.environment)
+        return try PostgresConnectionString(url, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Creates a new, empty schema and returns its name (`t_` and 32 hex digits: an identifier
@@ -43,7 +43,7 @@ enum PostgresTestServer {
     @discardableResult
     static func withAdminClient<T: Sendable>(_ body: @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
         let url = try connectionURL()
-        let configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
+        let configuration = PostgresClient.Configuration(host: url.hosts[0].name, port: url.hosts[0].port, username: url.user,
                                                          password: url.password, database: url.database, tls: .disable)
         let logger = Logger(label: "shopsh.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

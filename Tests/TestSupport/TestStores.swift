@@ -54,7 +54,7 @@ public struct TestStoreFactory: Sendable {
                 LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT state || ',' || value $$;
             CREATE AGGREGATE \(schema).group_concat(text) (SFUNC = \(schema).group_concat_step, STYPE = text);
             """)
-        let store = try await PostgresStore.open(try PostgresConnectionURL(url, environment: environment),
+        let store = try await PostgresStore.open(try PostgresConnectionString(url, environment: environment),
                                                  searchPath: schema, clock: clock)
         return TestStore(store: store) { sql in try CommandLineClient.psql(url, schema: schema, sql) }
     }

@@ -150,7 +150,7 @@ struct SetCommand: ShellCommand {
                 ("operator", session.identity.name),
                 ("role", session.identity.role.rawValue),
                 ("read-only", session.identity.readOnlyReason.map { "yes (\($0))" } ?? "no"),
-            ]
+            ] + (session.placement?.current.map { [("server", "\($0.host) (\($0.kind))")] } ?? [])
             for (key, text) in rows { context.sink.write("\(key)\t\(TerminalEscaping.escape(text))\n") }
             return
         }

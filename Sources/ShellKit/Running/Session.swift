@@ -26,6 +26,8 @@ public final class Session: @unchecked Sendable {
     public var pager = true
     /// Who is at the shell, their role, and whether the session is read-only.
     public let identity: OperatorIdentity
+    /// Which server serves the session, for a store on a server (whoami, `set`, the prompt).
+    public var placement: (any ServerPlacementSource)?
     /// The batch's one transaction (`--atomic`, `--dry-run`), if it runs in one: what another
     /// process would write (an external plugin through shopsh) could not join it.
     public var oneTransaction: OneTransactionRun?
