@@ -34,10 +34,13 @@ build: deps
 ## and end-to-end tests again on PostgreSQL (scripts/test-stores). The PostgreSQL
 ## tests get a throwaway cluster (scripts/postgres-cluster: installs postgresql when missing, hands
 ## its URL over in SHOPSH_TEST_POSTGRES, stops and removes it on every exit path, Ctrl-C included).
-## Under CI=true a cluster that cannot start fails the run; elsewhere those tests skip and say why.
+## A pg_auto_failover formation (scripts/postgres-formation: a monitor, a primary and a secondary,
+## installed from Debian's packages when missing) runs beside it for the failover tests
+## (SHOPSH_TEST_FORMATION_URI), stopped and removed on every exit path too.
+## Under CI=true a cluster or formation that cannot start fails the run; elsewhere those tests skip and say why.
 test: deps
 	$(SWIFT) build
-	scripts/postgres-cluster run scripts/test-stores $(SWIFT)
+	scripts/postgres-cluster run scripts/postgres-formation run scripts/test-stores $(SWIFT)
 
 ## The man page, generated from the command tree (commit man/shopsh.1 after running it).
 docs: deps

@@ -7,6 +7,7 @@
 // the session now is.
 
 import Logging
+import NIOCore
 import NIOPosix
 import PostgresNIO
 import ShopCore
@@ -21,6 +22,8 @@ actor PostgresConnections {
         let greeting: PostgresIdentity.Greeting
         /// The host it went to.
         let host: PostgresServerChoice.Host
+        /// Its ReadyForQuery messages, counted (a one-statement change waits for its own).
+        let ready: PostgresReadyWatch
         var backendPID: Int32 { greeting.backendPID }
     }
 
@@ -43,7 +46,13 @@ actor PostgresConnections {
     /// The most connections open at once (a shell runs one command at a time; tests run more).
     static let limit = 16
 
-    private let configuration: @Sendable (PostgresServerChoice.Host) throws -> PostgresConnection.Configuration
+    private let configuration: @Sendable (PostgresServerChoice.Host, any Channel) throws -> PostgresConnection.Configuration
+    /// How long reaching one host may take.
+    private let connectTimeout: TimeAmount
+    /// Says a line to the operator.
+    private let notify: @Sendable (String) -> Void
+    /// A connection was lost: the next one made says where the session went.
+    private var reconnecting = false
     /// Which hosts, in which order, and what the session asks of the server.
     private var choice: PostgresServerChoice
     /// The server the newest connection went to (whoami, the prompt), readable without the actor.
@@ -61,9 +70,13 @@ actor PostgresConnections {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var closed = false
 
-    /// `configuration` is asked for each new connection to a host (it builds the TLS context).
-    init(choice: PostgresServerChoice, startsReadOnly: @escaping @Sendable () -> Bool, logger: Logger,
-         configuration: @escaping @Sendable (PostgresServerChoice.Host) throws -> PostgresConnection.Configuration) {
+    /// `configuration` is asked for each new connection to a host, over the channel this actor
+    /// opened to it (it builds the TLS context).
+    init(choice: PostgresServerChoice, startsReadOnly: @escaping @Sendable () -> Bool, connectTimeout: TimeAmount,
+         notify: @escaping @Sendable (String) -> Void, logger: Logger,
+         configuration: @escaping @Sendable (PostgresServerChoice.Host, any Channel) throws -> PostgresConnection.Configuration) {
+        self.connectTimeout = connectTimeout
+        self.notify = notify
         self.choice = choice
         self.expectsWrites = choice.attributes == .readWrite || choice.attributes == .primary
         self.startsReadOnly = startsReadOnly
@@ -130,32 +143,77 @@ actor PostgresConnections {
     }
 
     /// `leased`, recorded as where the session now is; `other` (a fallback not taken) closed.
+    /// The operator is told when the session moved to another server, or came back after a
+    /// connection was lost (`reconnected to h2:5433 (primary)`).
     private func settled(_ leased: Leased, closing other: Leased?) -> Leased {
         if let other, other.connection !== leased.connection { Task.detached { try? await other.connection.close() } }
-        serving.set(ServerPlacement(host: leased.host.description, isStandby: leased.greeting.inRecovery))
+        let placement = ServerPlacement(host: leased.host.description, isStandby: leased.greeting.inRecovery)
+        let previous = serving.current
+        serving.set(placement)
+        if reconnecting || (previous.map { $0.host != placement.host } ?? false) {
+            reconnecting = false
+            notify("reconnected to \(placement.host) (\(placement.kind))")
+        }
         return leased
     }
 
-    /// A connection to `host`, greeted (PostgresIdentity).
+    /// A connection to `host`, greeted (PostgresIdentity). The channel is opened here, not by
+    /// postgres-nio, so that a PostgresReadyWatch can join its pipeline.
     private func connect(to host: PostgresServerChoice.Host) async throws -> Leased {
         let id = nextID
         nextID += 1
-        let connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(host), id: id,
-                                                              logger: logger)
+        let channel: any Channel
         do {
-            return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger), host: host)
+            let bootstrap = ClientBootstrap(group: Self.eventLoop).connectTimeout(connectTimeout)
+            channel = try await (host.isSocket ? bootstrap.connect(unixDomainSocketPath: host.socketPath)
+                                               : bootstrap.connect(host: host.name, port: host.port)).get()
+        } catch {
+            throw ConnectFailed(underlying: error)
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(host, channel),
+                                                              id: id, logger: logger)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        do {
+            let ready = PostgresReadyWatch()
+            try await Self.insert(ready, into: channel)
+            return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger), host: host,
+                          ready: ready)
         } catch {
             try? await connection.close()
             throw error
         }
     }
 
+    /// Puts `watch` right before postgres-nio's handler: after TLS when there is TLS (it must see
+    /// the plain messages), else first. The connection is idle between messages then.
+    private static func insert(_ watch: PostgresReadyWatch, into channel: any Channel) async throws {
+        try await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            if let tls = try? pipeline.handler(type: NIOSSLClientHandler.self) {
+                try pipeline.addHandler(watch, position: .after(tls))
+            } else {
+                try pipeline.addHandler(watch, position: .first)
+            }
+        }.get()
+    }
+
+    /// Reaching a host failed before any PostgreSQL message was exchanged.
+    struct ConnectFailed: Error {
+        var underlying: any Error
+    }
+
     /// After a connection was lost (a failover, a restart): drops the kept connections, then
     /// tries the hosts again every `pause` until one is what the session asks for or `deadline`
     /// passes (then the last attempt's error is thrown), or the operator interrupts. The new
-    /// connection is kept for the next call; returns where it went.
+    /// connection is kept for the next call; the operator is told where it went.
     func reconnect(until deadline: ContinuousClock.Instant, interrupted: @Sendable () -> Bool,
-                   pause: Duration = .milliseconds(250)) async throws -> ServerPlacement {
+                   pause: Duration = .milliseconds(250)) async throws {
+        reconnecting = true
         let stale = idle
         idle = []
         open -= stale.count
@@ -171,7 +229,7 @@ actor PostgresConnections {
                 } else {
                     try? await leased.connection.close()
                 }
-                return ServerPlacement(host: leased.host.description, isStandby: leased.greeting.inRecovery)
+                return
             } catch {
                 if interrupted() { throw ShopError.interrupted }
                 if ContinuousClock.now + pause >= deadline { throw error }

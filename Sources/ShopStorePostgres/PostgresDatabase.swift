@@ -84,6 +84,10 @@ struct PostgresDatabase: Sendable {
         }
     }
 
+    /// A one-statement change was answered, and its connection closed before the server said its
+    /// transaction was over.
+    struct ClosedBeforeCommit: Error {}
+
     /// A listing's connection broke after some of its rows were shown: not to be run again.
     private struct ListingBroke: Error {
         var underlying: any Error
@@ -108,12 +112,26 @@ struct PostgresDatabase: Sendable {
                              _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
         do {
             return try await followingFailover {
-                try await onConnection { connection in
+                try await onLeased { leased in
+                    let readyBefore = leased.ready.readyCount
+                    let value: T
                     do {
-                        return try await body(connection)
+                        value = try await body(leased.connection)
                     } catch let error as PSQLError where error.serverInfo == nil && run == nil {
                         throw PostgresErrors.CommitFailed(underlying: error)
                     }
+                    // The statement's answer (its rows, CommandComplete) comes before its implicit
+                    // transaction commits, at Sync, and postgres-nio hands it over at once: only
+                    // the ReadyForQuery after it says the commit happened (PostgresReadyWatch). A
+                    // connection that ends first (a failover's shutdown) leaves the change unknown.
+                    if run == nil {
+                        do {
+                            try await leased.ready.waitForReady(after: readyBefore)
+                        } catch {
+                            throw PostgresErrors.CommitFailed(underlying: ClosedBeforeCommit())
+                        }
+                    }
+                    return value
                 }
             }
         } catch {
@@ -131,12 +149,17 @@ struct PostgresDatabase: Sendable {
 
     /// `body` on the run's connection, or on a pooled one; Ctrl-C cancels its query.
     private func onConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await onLeased { leased in try await body(leased.connection) }
+    }
+
+    /// `body` with the run's connection, or a pooled one; Ctrl-C cancels its query.
+    private func onLeased<T>(_ body: (PostgresConnections.Leased) async throws -> T) async throws -> T {
         if let run {
             let leased = try run.connectionInTransaction()
-            return try await watching(leased) { try await body(leased.connection) }
+            return try await watching(leased) { try await body(leased) }
         }
         return try await connections.withConnection { leased in
-            try await watching(leased) { try await body(leased.connection) }
+            try await watching(leased) { try await body(leased) }
         }
     }
 

@@ -38,6 +38,9 @@ enum PostgresErrors {
         let error = innermost(error)
         if let shopError = error as? ShopError { return shopError }
         if error is CancellationError { return .interrupted }
+        if let failed = error as? PostgresConnections.ConnectFailed {
+            return .storage("cannot reach the PostgreSQL server (\(reason(failed.underlying))), \(what)")
+        }
         if let none = error as? PostgresConnections.NoServer {
             return .storage("cannot use any of the PostgreSQL servers\(none.wanted), \(what): \(none.skipped.joined(separator: "; "))")
         }
@@ -119,6 +122,7 @@ enum PostgresErrors {
 
     /// Why a connection to one host failed, in a few words (for a line that names every host).
     static func connectFailure(_ error: any Error) -> String {
+        if let failed = error as? PostgresConnections.ConnectFailed { return reason(failed.underlying) }
         if let psql = error as? PSQLError {
             if let info = psql.serverInfo { return info[.message] ?? "refused by the server" }
             switch psql.code {
@@ -154,6 +158,7 @@ enum PostgresErrors {
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
         if let failed = error as? CommitFailed {
+            if failed.underlying is PostgresDatabase.ClosedBeforeCommit { return outcomeUnknown }
             if let psql = failed.underlying as? PSQLError,
                psql.serverInfo == nil || psql.serverInfo?[.sqlState]?.hasPrefix("57P") == true {
                 return outcomeUnknown

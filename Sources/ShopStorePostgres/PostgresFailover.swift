@@ -1,19 +1,18 @@
-// PostgresFailover: a call whose connection was lost before anything it sent could have committed
-// — the primary went away in a failover, the server restarted, it turned read-only as it was
-// demoted — is run again, once a host of the connection string is what the session asks for again
-// (the new primary), waiting at most the reconnect timeout; the operator gets one line saying where
-// the session went. A connection lost while a change was committing is never retried: whether it
-// was kept is unknown, and the error says so, naming the command.
+// PostgresFailover: a call whose connection was lost before anything it sent could have committed —
+// the primary went away in a failover, the server restarted, it turned read-only as it was demoted
+// — is run again, once a host of the connection string is what the session asks for again (the new
+// primary), waiting at most the reconnect timeout; the operator gets one line saying where the
+// session went (PostgresConnections). A connection lost while a change was committing is never
+// retried: whether it was kept is unknown, and the error says so, naming the command.
 
 import PostgresNIO
 import ShopCore
 
-/// How a store follows a failover: how long it waits for a server, and whom it tells.
+/// How a store follows a failover: how long it waits for a server (PostgresConnections says where
+/// the session went).
 struct PostgresFailover: Sendable {
     /// How long a call waits for a usable server after its connection was lost; zero: not at all.
     var timeout: Duration
-    /// Says a line to the operator (`reconnected to h2:5433 (primary)`).
-    var notify: @Sendable (String) -> Void
     /// Whether the operator pressed Ctrl-C (a wait for a server ends then).
     var interrupted: @Sendable () -> Bool
 
@@ -29,10 +28,10 @@ struct PostgresFailover: Sendable {
     /// read-only.
     static func mayRetry(_ error: any Error, expectsWrites: Bool) -> Bool {
         if error is PostgresErrors.CommitFailed { return false }
-        if error is PostgresConnections.NoServer { return true }
+        if error is PostgresConnections.NoServer || error is PostgresConnections.ConnectFailed { return true }
         let inner: any Error = if let transaction = error as? PostgresTransactionError,
                                   let cause = transaction.closureError ?? transaction.beginError { cause } else { error }
-        if inner is PostgresConnections.NoServer { return true }
+        if inner is PostgresConnections.NoServer || inner is PostgresConnections.ConnectFailed { return true }
         guard let psql = inner as? PSQLError else { return false }
         if let state = psql.serverInfo?[.sqlState] {
             return sessionEndedStates.contains(state) || (expectsWrites && state == readOnlyState)
@@ -57,8 +56,7 @@ extension PostgresDatabase {
                 let until = deadline ?? ContinuousClock.now + failover.timeout
                 deadline = until
                 if ContinuousClock.now >= until { throw error }
-                let placement = try await connections.reconnect(until: until, interrupted: failover.interrupted)
-                failover.notify("reconnected to \(placement.host) (\(placement.kind))")
+                try await connections.reconnect(until: until, interrupted: failover.interrupted)
             }
         }
     }

@@ -2,6 +2,7 @@
 // who logged in (PostgresIdentity), migrates the schema unless the session is read-only, and hands
 // out the services; runs (`--atomic`, `--dry-run`) and seeds get a connection of their own.
 
+import Foundation
 import Logging
 import PostgresNIO
 import ShopCore
@@ -48,9 +49,9 @@ public final class PostgresStore: ShopStore {
                             interrupted: @escaping @Sendable () -> Bool = { false },
                             reconnectTimeout: Duration = PostgresStore.defaultReconnectTimeout,
                             notify: @escaping @Sendable (String) -> Void = { _ in }) async throws(ShopError) -> PostgresStore {
-        let failover = PostgresFailover(timeout: reconnectTimeout, notify: notify, interrupted: interrupted)
+        let failover = PostgresFailover(timeout: reconnectTimeout, interrupted: interrupted)
         let store = PostgresStore(settings: settings, environment: environment, searchPath: searchPath, readOnly: readOnly,
-                                  clock: clock, failover: failover)
+                                  clock: clock, failover: failover, notify: notify)
         var found: PostgresIdentity.Found?
         do {
             let (identified, schemaVersions) = try await PostgresIdentity.identify(store.database, requestedReadOnly: readOnly,
@@ -76,26 +77,27 @@ public final class PostgresStore: ShopStore {
     }
 
     private init(settings: PostgresConnectionString, environment: [String: String], searchPath: String?, readOnly: Bool,
-                 clock: ShopClock, failover: PostgresFailover) {
+                 clock: ShopClock, failover: PostgresFailover, notify: @escaping @Sendable (String) -> Void) {
         let logger = Logger(label: "shopsh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         let session = PostgresSession(readOnly: readOnly)
         let choice = PostgresServerChoice(settings, readOnly: readOnly)
-        let connections = PostgresConnections(choice: choice, startsReadOnly: { session.isReadOnly }, logger: logger) { host in
+        // libpq's connect_timeout (at least 2 s; bounded here so that no value can overflow).
+        let connectTimeout = settings.connectTimeout.map { Int64(min(max($0, 2), 86_400)) } ?? PostgresConnections.connectTimeout
+        let connections = PostgresConnections(choice: choice, startsReadOnly: { session.isReadOnly },
+                                              connectTimeout: .seconds(connectTimeout), notify: notify,
+                                              logger: logger) { host, channel in
             // A read-only session's connections start read-only: the server refuses every write.
             let parameters = [("application_name", settings.applicationName ?? "shopsh")]
                 + (searchPath.map { [("search_path", $0)] } ?? [])
                 + (session.isReadOnly ? [("default_transaction_read_only", "on")] : [])
             let password = settings.password(for: host, environment: environment).password
-            var configuration = if host.isSocket {
-                PostgresConnection.Configuration(unixSocketPath: host.socketPath, username: settings.user, password: password,
-                                                 database: settings.database)
-            } else {
-                PostgresConnection.Configuration(host: host.name, port: host.port, username: settings.user, password: password,
-                                                 database: settings.database, tls: try PostgresTLS.configuration(settings, environment: environment))
-            }
-            // libpq's connect_timeout (at least 2 s; bounded here so that no value can overflow).
-            let seconds = settings.connectTimeout.map { Int64(min(max($0, 2), 86_400)) } ?? PostgresConnections.connectTimeout
-            configuration.options.connectTimeout = .seconds(seconds)
+            let tls: PostgresConnection.Configuration.TLS = host.isSocket ? .disable
+                : try PostgresTLS.configuration(settings, environment: environment)
+            var configuration = PostgresConnection.Configuration(establishedChannel: channel, tls: tls, username: settings.user,
+                                                                 password: password, database: settings.database)
+            // The name TLS checks and sends (SNI): a host name, never an address (SNI takes none).
+            if !host.isSocket && !Self.isAddress(host.name) { configuration.options.tlsServerName = host.name }
+            configuration.options.connectTimeout = .seconds(connectTimeout)
             configuration.options.additionalStartupParameters = parameters
             return configuration
         }
@@ -110,6 +112,12 @@ public final class PostgresStore: ShopStore {
         self.database = PostgresDatabase(connections: connections, logger: logger, clock: clock, watcher: watcher,
                                          session: session, failover: failover)
         self.services = Self.services(on: database)
+    }
+
+    /// Whether `name` is an IPv4 or IPv6 address rather than a host name.
+    static func isAddress(_ name: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
     }
 
     /// How long a call whose connection was lost waits for a usable server, unless told otherwise.

@@ -6,7 +6,6 @@
 // `verify-full` the host name too. `sslrootcert=system` uses the system's trust roots.
 
 import Foundation
-import NIOSSL
 import PostgresNIO
 import ShopCore
 
