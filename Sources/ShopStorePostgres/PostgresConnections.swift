@@ -84,9 +84,16 @@ actor PostgresConnections {
         self.configuration = configuration
     }
 
-    /// Asks later connections for other servers (a session found read-only after it opened).
-    func choose(_ newChoice: PostgresServerChoice) {
+    /// Asks later connections for other servers (a viewer's session, found read-only after it
+    /// opened); the kept connections are closed when that changes what is asked for, so the next
+    /// call goes where the new choice says.
+    func choose(_ newChoice: PostgresServerChoice) async {
+        guard newChoice.attributes != choice.attributes else { return }
         choice = newChoice
+        let kept = idle
+        idle = []
+        open -= kept.count
+        for leased in kept { try? await leased.connection.close() }
     }
 
     /// Runs `body` on a connection that is not used by anything else meanwhile, and keeps the

@@ -1,10 +1,10 @@
 // PostgresServerChoice: which of a connection string's hosts a new connection may use, as libpq's
-// `target_session_attrs` decides it (PostgreSQL 14+): hosts tried in order (shuffled once per
-// store with `load_balance_hosts=random`), a server that does not match skipped with its reason,
-// `prefer-standby` taking a primary only when no standby answers. A read-only session (`--read-only`,
-// a viewer) needs no server that takes writes: unless the operator asked for something else it
-// prefers a standby, and a `read-write` in the string (as `pg_autoctl show uri` writes it) reads
-// as that too.
+// `target_session_attrs` decides it (PostgreSQL 14+): hosts tried in order (shuffled once per store
+// with `load_balance_hosts=random`), a server that does not match skipped with its reason,
+// `prefer-standby` taking a primary only when no standby answers. A read-only session
+// (`--read-only`, a viewer once the server has said so) needs no server that takes writes: unless
+// the operator asked for something else it prefers a standby, and a `read-write` in the string (as
+// `pg_autoctl show uri` writes it) reads as that too.
 
 import ShopCore
 

@@ -65,6 +65,10 @@ public final class PostgresStore: ShopStore {
                     try await PostgresSchema.migrate(store.database, known: schemaVersions)
                 }
             }
+            // A viewer writes nothing: like a --read-only session, it may be served by a standby.
+            if identified.identity.role == .viewer && !readOnly {
+                await store.database.connections.choose(PostgresServerChoice(settings, readOnly: true))
+            }
         } catch {
             store.close()
             // A login with no shopsh role and no grant of its own: say which grant it lacks.

@@ -233,13 +233,32 @@ enum ManualText {
             .TP
             .B SHOPSH_STORE
             The store when \fB\-\-store\fR is not given: a file path, \fBsqlite:\fR\fIpath\fR, or a
-            \fBpostgres://\fR (\fBpostgresql://\fR) URL, which may end in
-            \fB?sslmode=disable\fR|\fBprefer\fR|\fBrequire\fR.
+            PostgreSQL connection string as \fBpsql\fR(1) reads it: a \fBpostgres://\fR
+            (\fBpostgresql://\fR) URL, with several hosts separated by commas
+            (\fIhost\fR\fB:\fR\fIport\fR\fB,\fR\fIhost\fR\fB:\fR\fIport\fR),
+            \fIkeyword\fR\fB=\fR\fIvalue\fR settings (\fBhost=h1,h2 port=5432,5433 dbname=shop\fR),
+            \fBservice=\fR\fIname\fR, or \fBpostgres:\fR alone for what the environment below says.
+            Hosts are tried in order (shuffled with \fBload_balance_hosts=random\fR) until one is
+            what \fBtarget_session_attrs\fR asks for (\fBany\fR, \fBread\-write\fR, \fBread\-only\fR,
+            \fBprimary\fR, \fBstandby\fR, \fBprefer\-standby\fR); a \fB\-\-read\-only\fR session
+            prefers a standby unless the string asks for \fBprimary\fR or \fBany\fR. \fBsslmode\fR is
+            libpq's: \fBrequire\fR encrypts without checking the certificate unless a root
+            certificate is there, \fBverify\-ca\fR and \fBverify\-full\fR check it
+            (\fBsslrootcert\fR, default \fI~/.postgresql/root.crt\fR, or \fBsystem\fR).
+            When the connection is lost (a failover, a restart), a command that had not committed
+            waits up to \fB\-\-reconnect\-timeout\fR seconds for a server the string allows and runs
+            again, with one line saying where (\fBreconnected to h2:5433 (primary)\fR); one whose
+            connection broke while it committed is reported as possibly kept, and a batch stops there
+            unless \fB\-\-continue\-on\-error\fR.
             .TP
-            .B PGPASSWORD, PGPASSFILE, PGUSER, PGDATABASE
-            As for \fBpsql\fR(1): the password when the URL has none (else the password file,
-            \fI~/.pgpass\fR, read only when its mode is 0600), the user and the database when the
-            URL leaves them out. A password is never printed: URLs are shown with \fB***\fR.
+            .B PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGPASSFILE
+            And \fBPGSSLMODE\fR, \fBPGSSLROOTCERT\fR, \fBPGCONNECT_TIMEOUT\fR,
+            \fBPGTARGETSESSIONATTRS\fR, \fBPGLOADBALANCEHOSTS\fR, \fBPGAPPNAME\fR, \fBPGSERVICE\fR,
+            \fBPGSERVICEFILE\fR.
+            As for \fBpsql\fR(1): what the connection string leaves out (the string wins, then its
+            service's section in \fI~/.pg_service.conf\fR or \fBPGSERVICEFILE\fR, then these).
+            The password file (\fI~/.pgpass\fR) is read per host and only when its mode is 0600. A
+            password is never printed: connection strings are shown with \fB***\fR.
             .TP
             .B SHOPSH_FORMAT
             The default output format (\fBtable\fR, \fBjson\fR, \fBndjson\fR, \fBcsv\fR or \fBtsv\fR).

@@ -210,15 +210,8 @@ struct SharedShopTests {
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
     func aServerThatStaysAwayGivesOneLineAfterTheReconnectTimeoutAndTheNextCommandWorks() throws {
-        let cluster = try OwnCluster()
+        let (cluster, terminal) = try shellOnItsOwnCluster(arguments: ["--reconnect-timeout", "1"])
         defer { cluster.remove() }
-        let sandbox = try ShopshSandbox()
-        #expect(try sandbox.run(["init", "--store", cluster.url]).status == 0)
-        sandbox.environment["SHOPSH_STORE"] = cluster.url
-        let terminal = TerminalSession(sandbox: sandbox)
-        try terminal.start(arguments: ["--reconnect-timeout", "1"])
-        try terminal.send("products show 1 -o csv --fields id,sku", "Enter")
-        try terminal.waitFor { $0.contains("1,BEA-ESS-ESS-001") }
 
         try cluster.script("pause")
         try terminal.send("products show 2 -o csv --fields id,sku", "Enter")
@@ -233,15 +226,8 @@ struct SharedShopTests {
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
     func aCommandWaitsForAServerThatComesBackAndSaysWhereItReconnected() throws {
-        let cluster = try OwnCluster()
+        let (cluster, terminal) = try shellOnItsOwnCluster()
         defer { cluster.remove() }
-        let sandbox = try ShopshSandbox()
-        #expect(try sandbox.run(["init", "--store", cluster.url]).status == 0)
-        sandbox.environment["SHOPSH_STORE"] = cluster.url
-        let terminal = TerminalSession(sandbox: sandbox)
-        try terminal.start()
-        try terminal.send("products show 1 -o csv --fields id,sku", "Enter")
-        try terminal.waitFor { $0.contains("1,BEA-ESS-ESS-001") }
 
         try cluster.script("pause")
         try terminal.send("basket add emilys 3", "Enter")
@@ -254,6 +240,25 @@ struct SharedShopTests {
         // Applied once: the audit log has one row for it.
         let rows = try ShopshSandbox.psql(cluster.url, "SELECT count(*) FROM audit_log WHERE command = 'basket add emilys 3'")
         #expect(rows == "1")
+    }
+
+    /// A cluster of the test's own with the demo shop, and a shell on it in tmux (started with
+    /// `arguments`) that has answered a first command.
+    func shellOnItsOwnCluster(arguments: [String] = []) throws -> (OwnCluster, TerminalSession) {
+        let cluster = try OwnCluster()
+        do {
+            let sandbox = try ShopshSandbox()
+            #expect(try sandbox.run(["init", "--store", cluster.url]).status == 0)
+            sandbox.environment["SHOPSH_STORE"] = cluster.url
+            let terminal = TerminalSession(sandbox: sandbox)
+            try terminal.start(arguments: arguments)
+            try terminal.send("products show 1 -o csv --fields id,sku", "Enter")
+            try terminal.waitFor { $0.contains("1,BEA-ESS-ESS-001") }
+            return (cluster, terminal)
+        } catch {
+            cluster.remove()
+            throw error
+        }
     }
 
     /// Polls `condition` for up to 20 s.
