@@ -90,6 +90,7 @@ actor PostgresConnections {
     func choose(_ newChoice: PostgresServerChoice) async {
         guard newChoice.attributes != choice.attributes else { return }
         choice = newChoice
+        serving.forget()   // a move the session asked for is not news for the operator
         let kept = idle
         idle = []
         open -= kept.count
@@ -219,7 +220,7 @@ actor PostgresConnections {
     /// passes (then the last attempt's error is thrown), or the operator interrupts. The new
     /// connection is kept for the next call; the operator is told where it went.
     func reconnect(until deadline: ContinuousClock.Instant, interrupted: @Sendable () -> Bool,
-                   pause: Duration = .milliseconds(250)) async throws {
+                   pause: Duration = .milliseconds(100)) async throws {
         reconnecting = true
         let stale = idle
         idle = []
@@ -304,5 +305,10 @@ final class ServingPlacement: Sendable {
 
     func set(_ placement: ServerPlacement) {
         value.withLock { $0 = placement }
+    }
+
+    /// Until the next connection, no server is known.
+    func forget() {
+        value.withLock { $0 = nil }
     }
 }

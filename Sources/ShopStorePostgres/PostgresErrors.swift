@@ -65,7 +65,7 @@ enum PostgresErrors {
             case .connectionError:
                 let cause = psql.underlying.map { " (\(reason($0)))" } ?? ""
                 return .storage("cannot reach the PostgreSQL server\(cause), \(what)")
-            case .serverClosedConnection, .uncleanShutdown:
+            case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
                 return .storage("the PostgreSQL server closed the connection, \(what); an open transaction was rolled back by the server")
             case .queryCancelled:
                 return .interrupted
@@ -128,7 +128,7 @@ enum PostgresErrors {
             switch psql.code {
             case .connectionError: return psql.underlying.map(reason) ?? "cannot connect"
             case .authMechanismRequiresPassword: return "wants a password"
-            case .serverClosedConnection, .uncleanShutdown: return "closed the connection"
+            case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return "closed the connection"
             default: return "\(psql.code)"
             }
         }

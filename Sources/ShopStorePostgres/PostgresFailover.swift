@@ -36,7 +36,8 @@ struct PostgresFailover: Sendable {
         if let state = psql.serverInfo?[.sqlState] {
             return sessionEndedStates.contains(state) || (expectsWrites && state == readOnlyState)
         }
-        return psql.code == .connectionError || psql.code == .serverClosedConnection || psql.code == .uncleanShutdown
+        // clientClosedConnection: postgres-nio refused to send on a connection it is closing.
+        return [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(psql.code)
     }
 }
 

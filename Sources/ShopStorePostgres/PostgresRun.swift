@@ -35,10 +35,16 @@ final class PostgresRunConnection: Sendable {
     }
 
     /// The connection, while the run is open and its transaction has not failed.
+    /// A connection the server closed (a failover, a restart) took the run's transaction with it:
+    /// it is refused here, never queried (postgres-nio may leave a query on a connection that is
+    /// closing unanswered).
     func connectionInTransaction() throws(ShopError) -> PostgresConnections.Leased {
         if ended.withLock({ $0 }) { throw .storage("the run has ended") }
         if let what = failure.withLock({ $0 }) {
             throw .conflict("the server ended the run's transaction when an earlier command failed (\(what)): nothing of the run can be kept")
+        }
+        if connection.isClosed {
+            throw .storage("the connection to the PostgreSQL server was lost during the run, and the server rolled back its transaction: nothing of the run can be kept")
         }
         return leased
     }

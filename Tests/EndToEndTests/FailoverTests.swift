@@ -109,7 +109,12 @@ struct FailoverTests {
         var failoverStarted = false
         var failoverDone = false
         for (index, (user, product)) in commands.enumerated() {
-            writer.write(Data("basket add \(usernames[user]) \(products[product])\n".utf8))
+            do {
+                try writer.write(contentsOf: Data("basket add \(usernames[user]) \(products[product])\n".utf8))
+            } catch {
+                Issue.record("shopsh stopped reading at command \(index + 1): \(error)")
+                break
+            }
             if index == 400 {
                 failoverStarted = true
                 Thread {
@@ -202,6 +207,66 @@ struct FailoverTests {
         #expect(!screen.contains("error:"), "\(screen)")
         try terminal.send("whoami -o csv", "Enter")
         try terminal.waitFor { $0.contains(",\(newPrimary),primary,") }
+    }
+
+    /// `--atomic` across a failover: the run's transaction went with the old primary, so the run
+    /// fails as a whole, says so, and nothing of it is in the shop.
+    @Test func anAtomicRunAcrossAFailoverFailsAsAWholeAndChangesNothing() throws {
+        let auditBefore = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
+        let quantityBefore = try CommandLineClient.psql(uri, schema: nil,
+            "SELECT COALESCE(sum(quantity), 0) FROM basket_lines l JOIN users u ON u.id = l.user_id WHERE u.username = 'michaelw'")
+        let sandbox = try ShopshSandbox()
+        let process = Process()
+        process.executableURL = ShopshBinary.url
+        process.arguments = ["--store", uri, "--atomic"]
+        process.environment = sandbox.environment
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = errors
+        try process.run()
+        let stderr = StatusList()
+        let reader = Thread { stderr.append(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) }
+        reader.start()
+        let failedOver = DispatchSemaphore(value: 0)
+        var index = 0
+        // Commands keep coming until the failover is over, so the run is open across it.
+        Thread { try? TestFormation.failover(); failedOver.signal() }.start()
+        var reading = true   // the run stops reading at its first failure
+        while failedOver.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+            if reading {
+                do { try input.fileHandleForWriting.write(contentsOf: Data("basket add michaelw \(1 + index % 20)\n".utf8)) } catch { reading = false }
+            }
+            index += 1
+        }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        while stderr.values.isEmpty { usleep(10_000) }
+        let said = stderr.values.joined()
+        #expect(process.terminationStatus == 1, "\(said.suffix(400))")
+        #expect(said.contains("every change of the run was undone"), "\(said.suffix(400))")
+        #expect(try CommandLineClient.psql(uri, schema: nil,
+            "SELECT COALESCE(sum(quantity), 0) FROM basket_lines l JOIN users u ON u.id = l.user_id WHERE u.username = 'michaelw'") == quantityBefore)
+        #expect(try CommandLineClient.psql(uri, schema: nil, "SELECT count(*) FROM audit_log WHERE id > \(auditBefore)") == "0")
+    }
+
+    @Test func aViewerIsServedByTheSecondary() throws {
+        _ = try CommandLineClient.psql(uri, schema: nil, """
+            DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'failover_viewer') THEN
+                CREATE ROLE failover_viewer LOGIN; END IF; END $$;
+            GRANT shopsh_viewer TO failover_viewer;
+            """)
+        let asViewer = uri.replacingOccurrences(of: "postgres://", with: "postgres://failover_viewer@")
+        let secondary = try TestFormation.node(standby: true)
+        // The role reaches the secondary once replayed there.
+        for _ in 0..<100 where (try? CommandLineClient.psql(secondary, schema: nil,
+            "SELECT count(*) FROM pg_roles WHERE rolname = 'failover_viewer'")) != "1" { usleep(100_000) }
+        let whoami = try ShopshSandbox().run(["--store", asViewer, "-c", "whoami -o json"])
+        let me = try #require(try JSONSerialization.jsonObject(with: whoami.stdoutData) as? [String: Any], "\(whoami.stderr)")
+        #expect(me["role"] as? String == "viewer")
+        #expect(me["server"] as? String == TestFormation.hostPort(secondary))
+        #expect(me["server_role"] as? String == "standby")
+        #expect(!whoami.stderr.contains("reconnected"), "\(whoami.stderr)")
     }
 
     @Test func aReadOnlySessionIsServedByTheSecondaryAndWritesThereAreRefusedInOneLine() throws {
