@@ -111,8 +111,6 @@ let package = Package(
         ),
         .executableTarget(
             name: "shopsh",
-            // ShopStorePostgres is linked (not yet opened by StoreFactory) so that the release
-            // binary's static link with postgres-nio, swift-nio and BoringSSL is checked now.
             dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }

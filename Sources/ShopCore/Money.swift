@@ -59,10 +59,11 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// The amount reduced by a percentage, rounded once to the minor unit. Computed in 128 bits:
     /// the result is never larger than the amount, so it cannot overflow.
     public func discounted(by percent: Percentage) -> Money {
-        let kept = Int128(10_000 - min(max(percent.hundredths, 0), 10_000))
+        let whole = Int128(Percentage.hundredthsRange.upperBound)   // 100 %
+        let kept = whole - Int128(min(max(percent.hundredths, 0), Percentage.hundredthsRange.upperBound))
         let numerator = Int128(minorUnits) * kept
-        var rounded = numerator / 10_000
-        if (numerator % 10_000).magnitude * 2 >= 10_000 { rounded += numerator < 0 ? -1 : 1 }
+        var rounded = numerator / whole
+        if (numerator % whole).magnitude * 2 >= whole { rounded += numerator < 0 ? -1 : 1 }
         // |rounded| ≤ |minorUnits|, so it always fits back into 64 bits.
         return Money(minorUnits: Int64(truncatingIfNeeded: rounded), currency: currency)
     }

@@ -166,13 +166,30 @@ actor PostgresConnections {
     }
 
     /// A connection to `host`, greeted (PostgresIdentity). The channel is opened here, not by
-    /// postgres-nio, so that a PostgresReadyWatch can join its pipeline.
+    /// postgres-nio, so that a PostgresReadyWatch can join its pipeline. Every step runs on the
+    /// event loop (`executor`): between the TCP connect and the startup message nothing may wait
+    /// for a thread of the shared pool, which synchronous work can hold for longer than the
+    /// server waits for a startup message (authentication_timeout, 60 s: the tests met it).
     private func connect(to host: PostgresServerChoice.Host) async throws -> Leased {
         let id = nextID
         nextID += 1
+        return try await withTaskExecutorPreference(Self.executor) { [connectTimeout, configuration, logger] in
+            try await Self.open(host, id: id, connectTimeout: connectTimeout, configuration: configuration, logger: logger)
+        }
+    }
+
+    /// The event loop as a task executor (commands run on it too: PostgresStore.preferredExecutor).
+    static let executor = PostgresEventLoopExecutor(eventLoop)
+
+    /// Opens, starts and greets a connection to `host` (see `connect(to:)`).
+    private nonisolated static func open(
+        _ host: PostgresServerChoice.Host, id: Int, connectTimeout: TimeAmount,
+        configuration: @Sendable (PostgresServerChoice.Host, any Channel) throws -> PostgresConnection.Configuration,
+        logger: Logger
+    ) async throws -> Leased {
         let channel: any Channel
         do {
-            let bootstrap = ClientBootstrap(group: Self.eventLoop).connectTimeout(connectTimeout)
+            let bootstrap = ClientBootstrap(group: eventLoop).connectTimeout(connectTimeout)
             channel = try await (host.isSocket ? bootstrap.connect(unixDomainSocketPath: host.socketPath)
                                                : bootstrap.connect(host: host.name, port: host.port)).get()
         } catch {
@@ -180,7 +197,7 @@ actor PostgresConnections {
         }
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(on: Self.eventLoop, configuration: try configuration(host, channel),
+            connection = try await PostgresConnection.connect(on: eventLoop, configuration: try configuration(host, channel),
                                                               id: id, logger: logger)
         } catch {
             try? await channel.close()
@@ -188,7 +205,7 @@ actor PostgresConnections {
         }
         do {
             let ready = PostgresReadyWatch()
-            try await Self.insert(ready, into: channel)
+            try await insert(ready, into: channel)
             return Leased(connection: connection, greeting: try await PostgresIdentity.greet(connection, logger: logger), host: host,
                           ready: ready)
         } catch {

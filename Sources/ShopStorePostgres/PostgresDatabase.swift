@@ -185,10 +185,9 @@ struct PostgresDatabase: Sendable {
                 throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
-        var attempt = 1
-        while true {
-            do {
-                return try await followingFailover {
+        do {
+            return try await Self.retrying(Self.retryableStates) {
+                try await followingFailover {
                     try await connections.withConnection { leased in
                         try await watching(leased) {
                             try await Self.inTransaction(leased.connection, logger: logger) { connection in
@@ -198,13 +197,23 @@ struct PostgresDatabase: Sendable {
                         }
                     }
                 }
+            }
+        } catch {
+            throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
+        }
+    }
+
+    /// Runs `attempt`, a whole transaction, again while it fails with one of `states` (the
+    /// server rolled it back): at most `maxAttempts` times, waiting 10, 20, 40… ms between.
+    static func retrying<T>(_ states: Set<String>, _ attempt: () async throws -> T) async throws -> T {
+        var tries = 1
+        while true {
+            do {
+                return try await attempt()
             } catch {
-                if attempt < Self.maxAttempts, let state = PostgresErrors.sqlState(error), Self.retryableStates.contains(state) {
-                    try? await Task.sleep(for: .milliseconds(10 << (attempt - 1)))
-                    attempt += 1
-                    continue
-                }
-                throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
+                guard tries < maxAttempts, let state = PostgresErrors.sqlState(error), states.contains(state) else { throw error }
+                try? await Task.sleep(for: .milliseconds(10 << (tries - 1)))
+                tries += 1
             }
         }
     }

@@ -124,9 +124,8 @@ public enum PostgresRoles {
         guard allowed else {
             throw .conflict("setting up roles needs a superuser, or the owner of the shop's tables with CREATEROLE; \(name) is neither: a DBA runs shopsh roles setup --store URL as one of them; nothing was changed")
         }
-        var attempt = 1
-        while true {
-            do {
+        do {
+            try await PostgresDatabase.retrying(retryableStates) {
                 try await database.connections.withConnection { leased in
                     try await PostgresDatabase.inTransaction(leased.connection, logger: logger) { connection in
                         for statement in statements {
@@ -134,15 +133,9 @@ public enum PostgresRoles {
                         }
                     }
                 }
-                break
-            } catch {
-                if attempt < 5, let state = PostgresErrors.sqlState(error), retryableStates.contains(state) {
-                    try? await Task.sleep(for: .milliseconds(10 << (attempt - 1)))
-                    attempt += 1
-                    continue
-                }
-                throw PostgresErrors.shopError(error, doing: "setting up roles", session: database.session, needs: .admin, writing: true)
             }
+        } catch {
+            throw PostgresErrors.shopError(error, doing: "setting up roles", session: database.session, needs: .admin, writing: true)
         }
         return "roles: \(OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")) ready; grant one to each login: GRANT \(OperatorRole.support.serverRoleName) TO alice;"
     }

@@ -36,14 +36,14 @@ enum PostgresSchema {
             // Ids are given by the store (max + 1 under a lock) or imported: no sequence to keep in step.
             """
             CREATE TABLE products (
-                id                     BIGINT PRIMARY KEY CHECK (id BETWEEN 1 AND 9007199254740991),
+                id                     BIGINT PRIMARY KEY CHECK (id BETWEEN \(ProductLimits.idRange.lowerBound) AND \(ProductLimits.idRange.upperBound)),
                 sku                    TEXT NOT NULL,
                 title                  TEXT NOT NULL,
                 description            TEXT NOT NULL DEFAULT '',
                 category               TEXT NOT NULL,
                 brand                  TEXT,
                 price_minor            BIGINT NOT NULL CHECK (price_minor >= 0),
-                discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN 0 AND 10000),
+                discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
                 stock                  BIGINT NOT NULL DEFAULT 0 CHECK (stock >= 0),
                 rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
                 tags                   TEXT NOT NULL DEFAULT '',

@@ -128,9 +128,7 @@ public final class PostgresStore: ShopStore {
     public static let defaultReconnectTimeout: Duration = .seconds(30)
 
     /// The event loop of the store's connections (PostgresEventLoopExecutor).
-    public var preferredExecutor: (any TaskExecutor)? { Self.executor }
-
-    private static let executor = PostgresEventLoopExecutor(PostgresConnections.eventLoop)
+    public var preferredExecutor: (any TaskExecutor)? { PostgresConnections.executor }
 
     /// The server that serves the session (whoami, `set`, the prompt).
     public var placement: (any ServerPlacementSource)? { PostgresPlacement(database: database) }

@@ -1,6 +1,7 @@
 // Schema: the SQLite tables, indexes and migrations of a shop store.
 
 import GRDB
+import ShopCore
 
 /// The store's migrations. Each one runs once, in a transaction, in order, and sets
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
@@ -38,7 +39,7 @@ enum Schema {
                     category               TEXT NOT NULL,
                     brand                  TEXT,
                     price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
-                    discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN 0 AND 10000),
+                    discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
                     stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
                     rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
                     tags                   TEXT NOT NULL DEFAULT '',

@@ -109,7 +109,7 @@ public enum ProductRules {
     }
 
     public static func checkDiscount(_ discount: Percentage) throws(ShopError) {
-        guard (0...10_000).contains(discount.hundredths) else {
+        guard Percentage.hundredthsRange.contains(discount.hundredths) else {
             throw .invalidInput("invalid discount \(discount): expected a percentage from 0 to 100")
         }
     }
