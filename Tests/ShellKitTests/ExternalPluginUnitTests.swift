@@ -29,6 +29,18 @@ import Testing
         (#"{"protocol": 1, "name": "x"}"#, "\"commands\" must be an array"),
         (#"{"protocol": 1, "name": "../x", "commands": []}"#, "must be a name"),
         (#"{"protocol": 1, "name": "x", "commands": [{"name": "a", "arguments": [{"name": "b", "kind": "money"}]}]}"#, "unknown kind"),
+        // plugins/PROTOCOL.md's rules: names, required fields, trailing optional arguments.
+        (#"{"protocol": 1, "name": "Low_Stock", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s"}]}"#, "must be a name"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "List", "summary": "s"}]}"#, "must be a name"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s", "options": [{"name": "min_stock", "kind": "integer"}]}]}"#, "must be a name"),
+        (#"{"protocol": 1, "name": "x", "summary": "s", "commands": [{"name": "a", "summary": "s"}]}"#, "\"version\" must be a string (it is required)"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "commands": [{"name": "a", "summary": "s"}]}"#, "\"summary\" must be a string (it is required)"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "a"}]}"#, "a: \"summary\" must be a string (it is required)"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": []}"#, "at least one command"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s"}, {"name": "a", "summary": "t"}]}"#, "the command a is declared twice"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s", "arguments": [{"name": "b"}]}]}"#, "\"kind\" is required"),
+        (#"{"protocol": 1, "name": "x", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s", "arguments": [{"name": "b", "kind": "text", "optional": true}, {"name": "c", "kind": "text"}]}]}"#, "only trailing arguments may be optional"),
+        (#"{"protocol": 1, "name": "\#(String(repeating: "x", count: 65))", "version": "1", "summary": "s", "commands": [{"name": "a", "summary": "s"}]}"#, "at most 64 characters"),
         ("[1]", "not a JSON object"),
         ("{", "invalid JSON"),
     ])

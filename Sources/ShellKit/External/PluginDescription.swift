@@ -66,25 +66,34 @@ public struct PluginDescription: Sendable, Equatable {
             throw .invalidInput("protocol \(protocolText) is not one this shopsh speaks (it speaks "
                                 + supportedProtocols.map(String.init).joined(separator: ", ") + ")")
         }
+        let pluginName = try name(root, "name", in: "the description")
         let commands = try array(root, "commands", in: "the description").map { value throws(ShopError) in
             let command = try object(value, "a command")
-            let name = try word(command, "name", in: "a command")
+            let name = try name(command, "name", in: "a command")
             let arguments = try array(command, "arguments", in: name, optional: true).map { value throws(ShopError) in
                 let argument = try object(value, "an argument of \(name)")
                 return Argument(name: try word(argument, "name", in: name),
                                 kind: try kind(argument, in: name),
-                                optional: argument["optional"] == .bool(true))
+                                optional: try flag(argument, "optional", in: name, default: false))
+            }
+            if let required = arguments.lastIndex(where: { !$0.optional }), arguments[..<required].contains(where: \.optional) {
+                throw .invalidInput("\(name): only trailing arguments may be optional")
             }
             let options = try array(command, "options", in: name, optional: true).map { value throws(ShopError) in
                 let option = try object(value, "an option of \(name)")
-                return Option(name: try word(option, "name", in: name), kind: try kind(option, in: name),
-                              summary: text(option, "summary"))
+                return Option(name: try self.name(option, "name", in: name), kind: try kind(option, in: name),
+                              summary: try text(option, "summary", in: name, optional: true))
             }
-            return Command(name: name, summary: text(command, "summary"), arguments: arguments, options: options,
+            return Command(name: name, summary: try text(command, "summary", in: name), arguments: arguments, options: options,
                            writes: try flag(command, "writes", in: name, default: true))
         }
-        return PluginDescription(name: try word(root, "name", in: "the description"), version: text(root, "version"),
-                                 summary: text(root, "summary"), commands: commands)
+        guard !commands.isEmpty else { throw .invalidInput("the description: \"commands\" must name at least one command") }
+        var seen: Set<String> = []
+        if let repeated = commands.first(where: { !seen.insert($0.name).inserted }) {
+            throw .invalidInput("the description: the command \(repeated.name) is declared twice")
+        }
+        return PluginDescription(name: pluginName, version: try text(root, "version", in: "the description"),
+                                 summary: try text(root, "summary", in: "the description"), commands: commands)
     }
 
     /// The command named `name`.
@@ -118,6 +127,19 @@ public struct PluginDescription: Sendable, Equatable {
         return value
     }
 
+    /// A plugin's, command's or option's name as plugins/PROTOCOL.md says: `[a-z][a-z0-9-]*`, at
+    /// most 64 characters (it becomes a word the operator types).
+    private static func name(_ object: JSONObject, _ key: String, in place: String) throws(ShopError) -> String {
+        guard case .string(let value)? = object[key], let first = value.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+              value.utf8.count <= maxNameLength,
+              value.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") })
+        else { throw .invalidInput("\(place): \"\(key)\" must be a name: lower-case letters, digits and -, starting with a letter, at most \(maxNameLength) characters") }
+        return value
+    }
+
+    /// The longest name plugins/PROTOCOL.md allows.
+    static let maxNameLength = 64
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -136,15 +158,21 @@ public struct PluginDescription: Sendable, Equatable {
         }
     }
 
-    private static func text(_ object: JSONObject, _ key: String) -> String {
-        if case .string(let value)? = object[key] { return value }
-        return ""
+    /// A text field: required unless `optional` (then "" when absent or null).
+    private static func text(_ object: JSONObject, _ key: String, in place: String, optional: Bool = false) throws(ShopError) -> String {
+        switch object[key] {
+        case .string(let value)?: return value
+        case nil, .null?: if optional { return "" }
+        default: break
+        }
+        throw .invalidInput("\(place): \"\(key)\" must be a string" + (optional ? "" : " (it is required)"))
     }
 
     private static func kind(_ object: JSONObject, in place: String) throws(ShopError) -> Kind {
-        guard let value = object["kind"] else { return .text }
+        let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let value = object["kind"] else { throw .invalidInput("\(place): \"kind\" is required; kinds: \(kinds)") }
         guard case .string(let name) = value, let kind = Kind(rawValue: name) else {
-            throw .invalidInput("\(place): unknown kind; kinds: " + Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            throw .invalidInput("\(place): unknown kind; kinds: \(kinds)")
         }
         return kind
     }
