@@ -28,7 +28,6 @@ struct PostgresFailover: Sendable {
     /// read-only.
     static func mayRetry(_ error: any Error, expectsWrites: Bool) -> Bool {
         if error is PostgresErrors.CommitFailed { return false }
-        if error is PostgresConnections.NoServer || error is PostgresConnections.ConnectFailed { return true }
         let inner: any Error = if let transaction = error as? PostgresTransactionError,
                                   let cause = transaction.closureError ?? transaction.beginError { cause } else { error }
         if inner is PostgresConnections.NoServer || inner is PostgresConnections.ConnectFailed { return true }
