@@ -48,10 +48,9 @@ private struct Widgets: ParsableCommand {
 
 private struct ListWidgets: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "list")
-    static let completion = CompletionSpec(options: ["status": .values(["open", "shut"])])
-    @Option var category: String?
-    @Option var status: String?
-    @Option var currency: String?
+    @Option(completion: .shop(.category)) var category: String?
+    @Option(completion: .list(["open", "shut"])) var status: String?
+    @Option(completion: .shop(.currency)) var currency: String?
     @Flag var all = false
     @OptionGroup var output: OutputOptions
     func run(in context: CommandContext) async throws {}
@@ -59,16 +58,14 @@ private struct ListWidgets: ShellCommand {
 
 private struct ShowWidget: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "show")
-    static let completion = CompletionSpec(positionals: [.product])
-    @Argument var product: String
+    @Argument(completion: .shop(.product)) var product: String
     @Option var note: String?
     func run(in context: CommandContext) async throws {}
 }
 
 private struct AddWidget: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "add")
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    @Argument var words: [String] = []
+    @OptionGroup var words: CustomerArguments<ProductWord>
     @Option var qty: Int?
     func run(in context: CommandContext) async throws {}
 }
@@ -81,9 +78,8 @@ private struct ImportWidgets: ShellCommand {
 
 private struct ShipWidget: ShellCommand {
     static let configuration = CommandConfiguration(commandName: "ship")
-    static let completion = CompletionSpec(positionals: [.order, .values(["fast", "slow"])])
-    @Argument var order: String
-    @Argument var speed: String
+    @Argument(completion: .shop(.order)) var order: String
+    @Argument(completion: .list(["fast", "slow"])) var speed: String
     func run(in context: CommandContext) async throws {}
 }
 

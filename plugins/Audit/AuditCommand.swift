@@ -22,89 +22,91 @@ struct AuditCommand: ParsableCommand {
             and its id, the action, and the changed fields before and after. A command that fails, an \
             --atomic run that fails and a --dry-run leave no rows.
             """,
-        subcommands: [ListAudit.self, ShowAudit.self])
+        subcommands: [List.self, Show.self])
 }
 
-/// `audit list`.
-struct ListAudit: ShellCommand {
-    static let completion = CompletionSpec(options: ["entity": .values(AuditEntity.allCases.map(\.rawValue)),
-                                                     "operator": .auditOperator])
-    static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List audit entries, newest first.",
-        discussion: """
-            --id takes the entity's id; for baskets, favourites and users a USER (id, username or email) \
-            works too, and for products a SKU. Sortable by \(AuditRows.sortFields.joined(separator: ", ")).
-            """)
+extension AuditCommand {
+    /// `audit list`.
+    struct List: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "List audit entries, newest first.",
+            discussion: """
+                --id takes the entity's id; for baskets, favourites and users a USER (id, username or email) \
+                works too, and for products a SKU. Sortable by \(AuditRows.sortFields.joined(separator: ", ")).
+                """)
 
-    @Option(name: .customLong("operator"), help: ArgumentHelp("Only changes by this operator.", valueName: "name"))
-    var operatorName: String?
+        @Option(name: .customLong("operator"), help: ArgumentHelp("Only changes by this operator.", valueName: "name"),
+                completion: .shop(.auditOperator))
+        var operatorName: String?
 
-    @Option(help: ArgumentHelp("Only changes of this kind of entity: \(AuditEntity.allCases.map(\.rawValue).joined(separator: ", ")).",
-                               valueName: "entity"))
-    var entity: String?
+        @Option(help: ArgumentHelp("Only changes of this kind of entity: \(AuditEntity.allCases.map(\.rawValue).joined(separator: ", ")).",
+                                   valueName: "entity"),
+                completion: .list(AuditEntity.allCases.map(\.rawValue)))
+        var entity: String?
 
-    @Option(help: ArgumentHelp("Only changes of the entity with this id (with --entity, or any entity).", valueName: "id"))
-    var id: String?
+        @Option(help: ArgumentHelp("Only changes of the entity with this id (with --entity, or any entity).", valueName: "id"))
+        var id: String?
 
-    @Option(help: ArgumentHelp("Only changes at or after this day or moment (UTC).", valueName: "YYYY-MM-DD[THH:MM:SSZ]"))
-    var since: String?
+        @Option(help: ArgumentHelp("Only changes at or after this day or moment (UTC).", valueName: "YYYY-MM-DD[THH:MM:SSZ]"))
+        var since: String?
 
-    @Option(help: ArgumentHelp("Only changes at or before this day (the whole day) or moment (UTC).", valueName: "YYYY-MM-DD[THH:MM:SSZ]"))
-    var until: String?
+        @Option(help: ArgumentHelp("Only changes at or before this day (the whole day) or moment (UTC).", valueName: "YYYY-MM-DD[THH:MM:SSZ]"))
+        var until: String?
 
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        var filter = AuditFilter(operatorName: operatorName)
-        if let entity {
-            guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
-                throw ShopError.invalidInput("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
-                                             + AuditEntity.allCases.map(\.rawValue).joined(separator: ", "))
+        func run(in context: CommandContext) async throws {
+            var filter = AuditFilter(operatorName: operatorName)
+            if let entity {
+                guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
+                    throw ShopError.invalidInput("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
+                                                 + AuditEntity.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                filter.entity = kind
             }
-            filter.entity = kind
+            filter.since = try since.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--since", endOfDay: false) }
+            filter.until = try until.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--until", endOfDay: true) }
+            if let first = filter.since, let last = filter.until, first > last {
+                throw ShopError.invalidInput("--since \(first) is after --until \(last)")
+            }
+            if let id { filter.entityID = try await entityID(id, of: filter.entity, services: context.services) }
+            let page = try context.page(paging)
+            try await context.list(columns: AuditRows.columns, tableView: AuditRows.tableView, options: output, page: page,
+                                   emptyNote: "no audit entries match") { emit in
+                try await context.services.audit.listAudit(filter, page: page) { entry in try emit(AuditRows.cells(entry)) }
+            }
         }
-        filter.since = try since.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--since", endOfDay: false) }
-        filter.until = try until.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--until", endOfDay: true) }
-        if let first = filter.since, let last = filter.until, first > last {
-            throw ShopError.invalidInput("--since \(first) is after --until \(last)")
-        }
-        if let id { filter.entityID = try await entityID(id, of: filter.entity, services: context.services) }
-        let page = try context.page(paging)
-        try await context.list(columns: AuditRows.columns, tableView: AuditRows.tableView, options: output, page: page,
-                               emptyNote: "no audit entries match") { emit in
-            try await context.services.audit.listAudit(filter, page: page) { entry in try emit(AuditRows.cells(entry)) }
-        }
-    }
 
-    /// The stored id `text` names: digits are an id already; otherwise a USER (baskets,
-    /// favourites, users) or a SKU (products), resolved as every other command resolves them.
-    private func entityID(_ text: String, of entity: AuditEntity?, services: ShopServices) async throws -> String {
-        if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return text }
-        switch entity {
-        case .product: return String(try await services.products.product(text).id)
-        case .basket, .favourite, .user, nil: return String(try await services.users.user(text).id)
-        case .order: throw ShopError.invalidInput("order ids are numbers: \(text.quotedForMessage()) is not one")
-        case .currency: return text.uppercased()
+        /// The stored id `text` names: digits are an id already; otherwise a USER (baskets,
+        /// favourites, users) or a SKU (products), resolved as every other command resolves them.
+        private func entityID(_ text: String, of entity: AuditEntity?, services: ShopServices) async throws -> String {
+            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return text }
+            switch entity {
+            case .product: return String(try await services.products.product(text).id)
+            case .basket, .favourite, .user, nil: return String(try await services.users.user(text).id)
+            case .order: throw ShopError.invalidInput("order ids are numbers: \(text.quotedForMessage()) is not one")
+            case .currency: return text.uppercased()
+            }
         }
     }
 }
 
-/// `audit show ID`.
-struct ShowAudit: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show one audit entry with its fields before and after.")
+extension AuditCommand {
+    /// `audit show ID`.
+    struct Show: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one audit entry with its fields before and after.")
 
-    @Argument(help: "The entry's id (see audit list).")
-    var id: String
+        @Argument(help: "The entry's id (see audit list).")
+        var id: String
 
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        guard let number = Int64(id), number > 0 else {
-            throw ShopError.invalidInput("an audit entry id is a whole number from 1: \(id.quotedForMessage()) is not one")
+        func run(in context: CommandContext) async throws {
+            guard let number = Int64(id), number > 0 else {
+                throw ShopError.invalidInput("an audit entry id is a whole number from 1: \(id.quotedForMessage()) is not one")
+            }
+            let entry = try await context.services.audit.auditEntry(number)
+            try context.record(columns: AuditRows.columns, row: AuditRows.cells(entry), options: output)
         }
-        let entry = try await context.services.audit.auditEntry(number)
-        try context.record(columns: AuditRows.columns, row: AuditRows.cells(entry), options: output)
     }
 }

@@ -18,183 +18,175 @@ struct BasketCommand: ParsableCommand {
             USER is an id, username or email and may be left out after `use USER`; PRODUCT is an id or SKU. \
             Quantities are whole numbers from 1 to \(BasketLimits.maxQuantity).
             """,
-        subcommands: [ShowBasket.self, AddToBasket.self, SetBasketQuantity.self, RemoveFromBasket.self,
-                      ClearBasket.self, BasketTotal.self, Checkout.self])
+        subcommands: [Show.self, Add.self, Set.self, Remove.self,
+                      Clear.self, Total.self, Checkout.self])
 }
 
-/// `basket show [USER]`.
-struct ShowBasket: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer])
-    static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show a basket's lines and totals.",
-        discussion: """
-            Table, csv and tsv list the lines and print the totals on stderr. json prints one object: \
-            {"user_id", "user", "total_quantity", "total", "discounted_total", "currency", "lines": [...]}; \
-            ndjson prints the same object on one line. --fields picks the lines' fields.
-            """)
+extension BasketCommand {
+    /// `basket show [USER]`.
+    struct Show: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a basket's lines and totals.",
+            discussion: """
+                Table, csv and tsv list the lines and print the totals on stderr. json prints one object: \
+                {"user_id", "user", "total_quantity", "total", "discounted_total", "currency", "lines": [...]}; \
+                ndjson prints the same object on one line. --fields picks the lines' fields.
+                """)
 
-    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (user, _) = try context.customer(words, expecting: 0, usage: "basket show [USER]")
-        let basket = try await context.services.baskets.basket(user)
-        let display = try await context.moneyDisplay(currencyOption)
-        let columns = BasketRows.lineColumns(display)
-        let rows = try basket.lines.map { try BasketRows.cells($0, display) }
-        let format = context.format(output)
-        if format == .json || format == .ndjson {
-            try Renderer.jsonDocument(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
-                                 key: "lines", rowColumns: columns, rows: rows, options: context.renderOptions(output),
-                                 to: context.sink)
-            return
+        func run(in context: CommandContext) async throws {
+            let (user, _) = try words.resolve(in: context)
+            let basket = try await context.services.baskets.basket(user)
+            let display = try await context.moneyDisplay(currencyOption)
+            let columns = BasketRows.lineColumns(display)
+            let rows = try basket.lines.map { try BasketRows.cells($0, display) }
+            let format = context.format(output)
+            if format == .json || format == .ndjson {
+                try Renderer.jsonDocument(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
+                                     key: "lines", rowColumns: columns, rows: rows, options: context.renderOptions(output),
+                                     to: context.sink)
+                return
+            }
+            try await context.list(columns: columns, tableView: BasketRows.lineTableView(display), options: output, page: Page(),
+                                   emptyNote: "the basket of \(basket.user.username) is empty") { emit in
+                for row in rows { try emit(row) }
+            }
+            if !basket.lines.isEmpty { context.note(try BasketRows.summary(basket, display)) }
         }
-        try await context.list(columns: columns, tableView: BasketRows.lineTableView(display), options: output, page: Page(),
-                               emptyNote: "the basket of \(basket.user.username) is empty") { emit in
-            for row in rows { try emit(row) }
-        }
-        if !basket.lines.isEmpty { context.note(try BasketRows.summary(basket, display)) }
     }
 }
 
-/// `basket add [USER] PRODUCT [--qty N]`.
-struct AddToBasket: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Put a product in a basket (adding to the line if it is there).")
+extension BasketCommand {
+    /// `basket add [USER] PRODUCT [--qty N]`.
+    struct Add: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Put a product in a basket (adding to the line if it is there).")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (optional after use USER) and the product's id or SKU.",
-                                 valueName: "user-and-product"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<ProductWord>
 
-    @Option(name: .customLong("qty"), parsing: .unconditional, help: ArgumentHelp("How many to add (default 1).", valueName: "N"))
-    var quantity: Int = 1
+        @Option(name: .customLong("qty"), parsing: .unconditional, help: ArgumentHelp("How many to add (default 1).", valueName: "N"))
+        var quantity: Int = 1
 
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (user, rest) = try context.customer(words, expecting: 1, usage: "basket add [USER] PRODUCT [--qty N]")
-        let display = try await context.moneyDisplay(currencyOption)
-        let line = try await context.services.baskets.addToBasket(user, product: rest[0], quantity: quantity)
-        try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
-        context.note("added \(quantity) × \(line.sku) to the basket of \(user): now \(line.quantity)")
-        try await warnAboutStock(line, context: context)
+        func run(in context: CommandContext) async throws {
+            let (user, rest) = try words.resolve(in: context)
+            let display = try await context.moneyDisplay(currencyOption)
+            let line = try await context.services.baskets.addToBasket(user, product: rest[0], quantity: quantity)
+            try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
+            context.note("added \(quantity) × \(line.sku) to the basket of \(user): now \(line.quantity)")
+            try await warnAboutStock(line, context: context)
+        }
     }
 }
 
-/// `basket set [USER] PRODUCT QTY`.
-struct SetBasketQuantity: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Set how many of a product a basket holds (0 removes the line).")
+extension BasketCommand {
+    /// `basket set [USER] PRODUCT QTY`.
+    struct Set: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Set how many of a product a basket holds (0 removes the line).")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT QTY: the customer (optional after use USER), the product's id or SKU, and the quantity.",
-                                 valueName: "user-product-qty"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<ProductAndQuantityWords>
 
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (user, rest) = try context.customer(words, expecting: 2, usage: "basket set [USER] PRODUCT QTY")
-        guard let quantity = Int(rest[1]), rest[1].allSatisfy(\.isASCII) else {
-            throw ShopError.invalidInput("invalid quantity \"\(rest[1])\": expected a whole number from 0 to \(BasketLimits.maxQuantity)")
+        func run(in context: CommandContext) async throws {
+            let (user, rest) = try words.resolve(in: context)
+            guard let quantity = Int(rest[1]), rest[1].allSatisfy(\.isASCII) else {
+                throw ShopError.invalidInput("invalid quantity \"\(rest[1])\": expected a whole number from 0 to \(BasketLimits.maxQuantity)")
+            }
+            let display = try await context.moneyDisplay(currencyOption)
+            guard let line = try await context.services.baskets.setBasketQuantity(user, product: rest[0], quantity: quantity) else {
+                context.note("removed \(rest[0]) from the basket of \(user)")
+                return
+            }
+            try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
+            context.note("the basket of \(user) now holds \(line.quantity) × \(line.sku)")
+            try await warnAboutStock(line, context: context)
         }
-        let display = try await context.moneyDisplay(currencyOption)
-        guard let line = try await context.services.baskets.setBasketQuantity(user, product: rest[0], quantity: quantity) else {
+    }
+}
+
+extension BasketCommand {
+    /// `basket remove [USER] PRODUCT`.
+    struct Remove: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Take a product out of a basket.")
+
+        @OptionGroup var words: CustomerArguments<ProductWord>
+
+        func run(in context: CommandContext) async throws {
+            let (user, rest) = try words.resolve(in: context)
+            try await context.services.baskets.removeFromBasket(user, product: rest[0])
             context.note("removed \(rest[0]) from the basket of \(user)")
-            return
         }
-        try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
-        context.note("the basket of \(user) now holds \(line.quantity) × \(line.sku)")
-        try await warnAboutStock(line, context: context)
     }
 }
 
-/// `basket remove [USER] PRODUCT`.
-struct RemoveFromBasket: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a product out of a basket.")
+extension BasketCommand {
+    /// `basket clear [USER]`.
+    struct Clear: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Empty a basket.")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (optional after use USER) and the product's id or SKU.",
-                                 valueName: "user-and-product"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    func run(in context: CommandContext) async throws {
-        let (user, rest) = try context.customer(words, expecting: 1, usage: "basket remove [USER] PRODUCT")
-        try await context.services.baskets.removeFromBasket(user, product: rest[0])
-        context.note("removed \(rest[0]) from the basket of \(user)")
+        func run(in context: CommandContext) async throws {
+            let (user, _) = try words.resolve(in: context)
+            let count = try await context.services.baskets.clearBasket(user)
+            context.note(count == 0 ? "the basket of \(user) was already empty"
+                                    : "cleared the basket of \(user): \(count) line\(count == 1 ? "" : "s") removed")
+        }
     }
 }
 
-/// `basket clear [USER]`.
-struct ClearBasket: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty a basket.")
+extension BasketCommand {
+    /// `basket total [USER]`.
+    struct Total: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a basket's totals.",
+            discussion: "One record: user_id, user, lines, total_quantity, total, discounted_total, currency.")
 
-    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    func run(in context: CommandContext) async throws {
-        let (user, _) = try context.customer(words, expecting: 0, usage: "basket clear [USER]")
-        let count = try await context.services.baskets.clearBasket(user)
-        context.note(count == 0 ? "the basket of \(user) was already empty"
-                                : "cleared the basket of \(user): \(count) line\(count == 1 ? "" : "s") removed")
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            let (user, _) = try words.resolve(in: context)
+            let basket = try await context.services.baskets.basket(user)
+            let display = try await context.moneyDisplay(currencyOption)
+            try context.record(columns: BasketRows.totalsColumns(display), row: BasketRows.totalsCells(basket, display),
+                               options: output)
+        }
     }
 }
 
-/// `basket total [USER]`.
-struct BasketTotal: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer])
-    static let configuration = CommandConfiguration(
-        commandName: "total", abstract: "Show a basket's totals.",
-        discussion: "One record: user_id, user, lines, total_quantity, total, discounted_total, currency.")
+extension BasketCommand {
+    /// `basket checkout [USER]`.
+    struct Checkout: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
+            discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")
 
-    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (user, _) = try context.customer(words, expecting: 0, usage: "basket total [USER]")
-        let basket = try await context.services.baskets.basket(user)
-        let display = try await context.moneyDisplay(currencyOption)
-        try context.record(columns: BasketRows.totalsColumns(display), row: BasketRows.totalsCells(basket, display),
-                           options: output)
-    }
-}
-
-/// `basket checkout [USER]`.
-struct Checkout: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "checkout", abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
-        discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")
-
-    @Argument(help: ArgumentHelp("The customer (id, username or email); leave out after use USER.", valueName: "user"))
-    var words: [String] = []
-
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        let (user, _) = try context.customer(words, expecting: 0, usage: "basket checkout [USER]")
-        let display = try await context.moneyDisplay(currencyOption)
-        let username = try await context.services.baskets.basket(user).user.username
-        let order = try await context.services.baskets.checkout(user)
-        try context.record(columns: BasketRows.orderColumns(display),
-                           row: BasketRows.orderCells(order, user: username, display), options: output)
-        context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")
+        func run(in context: CommandContext) async throws {
+            let (user, _) = try words.resolve(in: context)
+            let display = try await context.moneyDisplay(currencyOption)
+            let username = try await context.services.baskets.basket(user).user.username
+            let order = try await context.services.baskets.checkout(user)
+            try context.record(columns: BasketRows.orderColumns(display),
+                               row: BasketRows.orderCells(order, user: username, display), options: output)
+            context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")
+        }
     }
 }
 

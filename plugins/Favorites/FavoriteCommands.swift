@@ -5,28 +5,27 @@ import ShellKit
 import ShopCore
 import ShopOutput
 
-/// `favorites list [USER]`.
-struct ListFavorites: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer])
-    static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List a customer's favourite products, oldest first.")
+extension FavoritesCommand {
+    /// `favorites list [USER]`.
+    struct List: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "List a customer's favourite products, oldest first.")
 
-    @Argument(help: ArgumentHelp("The customer (id, username or email); may be left out after `use USER`.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var currency: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var currency: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (user, _) = try context.customer(words, expecting: 0, usage: "favorites list [USER]")
-        let page = try context.page(paging)
-        let money = try await context.moneyDisplay(currency)
-        try await context.list(columns: FavoriteRows.columns(money), defaultFields: FavoriteRows.defaultFields(money),
-                               tableView: FavoriteRows.tableView.appending(money.extraColumns.map(\.key)), options: output,
-                               page: page, emptyNote: "\(user) has no favourites") { emit in
-            try await context.services.favorites.listFavorites(user, page: page) { favorite in
-                try emit(try FavoriteRows.cells(favorite, money: money))
+        func run(in context: CommandContext) async throws {
+            let (user, _) = try words.resolve(in: context)
+            let page = try context.page(paging)
+            let money = try await context.moneyDisplay(currency)
+            try await context.list(columns: FavoriteRows.columns(money), defaultFields: FavoriteRows.defaultFields(money),
+                                   tableView: FavoriteRows.tableView.appending(money.extraColumns.map(\.key)), options: output,
+                                   page: page, emptyNote: "\(user) has no favourites") { emit in
+                try await context.services.favorites.listFavorites(user, page: page) { favorite in
+                    try emit(try FavoriteRows.cells(favorite, money: money))
+                }
             }
         }
     }
@@ -37,8 +36,8 @@ private struct FavoriteTarget {
     let user: User
     let product: Product
 
-    init(_ words: [String], usage: String, context: CommandContext) async throws {
-        let (reference, rest) = try context.customer(words, expecting: 1, usage: usage)
+    init(_ words: CustomerArguments<ProductWord>, context: CommandContext) async throws {
+        let (reference, rest) = try words.resolve(in: context)
         user = try await context.services.users.user(reference)
         product = try await context.services.products.product(rest[0])
     }
@@ -51,90 +50,85 @@ private struct FavoriteTarget {
     var favourites: String { "\(user.username)'s favourites" }
 }
 
-/// `favorites add [USER] PRODUCT`.
-struct AddFavorite: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
+extension FavoritesCommand {
+    /// `favorites add [USER] PRODUCT`.
+    struct Add: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
-                                 valueName: "user-and-product"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<ProductWord>
 
-    func run(in context: CommandContext) async throws {
-        let target = try await FavoriteTarget(words, usage: "favorites add [USER] PRODUCT", context: context)
-        if try await context.services.favorites.addFavorite(target.userID, product: target.productID) {
-            context.note("added \(target.productLabel) to \(target.favourites)")
-        } else {
-            context.note("\(target.productLabel) is already in \(target.favourites)")
+        func run(in context: CommandContext) async throws {
+            let target = try await FavoriteTarget(words, context: context)
+            if try await context.services.favorites.addFavorite(target.userID, product: target.productID) {
+                context.note("added \(target.productLabel) to \(target.favourites)")
+            } else {
+                context.note("\(target.productLabel) is already in \(target.favourites)")
+            }
         }
     }
 }
 
-/// `favorites remove [USER] PRODUCT`.
-struct RemoveFavorite: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove a product from a customer's favourites.")
+extension FavoritesCommand {
+    /// `favorites remove [USER] PRODUCT`.
+    struct Remove: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Remove a product from a customer's favourites.")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
-                                 valueName: "user-and-product"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<ProductWord>
 
-    func run(in context: CommandContext) async throws {
-        let target = try await FavoriteTarget(words, usage: "favorites remove [USER] PRODUCT", context: context)
-        if try await context.services.favorites.removeFavorite(target.userID, product: target.productID) {
-            context.note("removed \(target.productLabel) from \(target.favourites)")
-        } else {
-            context.note("\(target.productLabel) was not in \(target.favourites)")
+        func run(in context: CommandContext) async throws {
+            let target = try await FavoriteTarget(words, context: context)
+            if try await context.services.favorites.removeFavorite(target.userID, product: target.productID) {
+                context.note("removed \(target.productLabel) from \(target.favourites)")
+            } else {
+                context.note("\(target.productLabel) was not in \(target.favourites)")
+            }
         }
     }
 }
 
-/// `favorites toggle [USER] PRODUCT`.
-struct ToggleFavorite: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.customer, .product])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "toggle", abstract: "Add a product to a customer's favourites, or remove it if it is there.")
+extension FavoritesCommand {
+    /// `favorites toggle [USER] PRODUCT`.
+    struct Toggle: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Add a product to a customer's favourites, or remove it if it is there.")
 
-    @Argument(help: ArgumentHelp("[USER] PRODUCT: the customer (may be left out after `use USER`) and a product id or SKU.",
-                                 valueName: "user-and-product"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<ProductWord>
 
-    func run(in context: CommandContext) async throws {
-        let target = try await FavoriteTarget(words, usage: "favorites toggle [USER] PRODUCT", context: context)
-        if try await context.services.favorites.toggleFavorite(target.userID, product: target.productID) {
-            context.note("added \(target.productLabel) to \(target.favourites)")
-        } else {
-            context.note("removed \(target.productLabel) from \(target.favourites)")
+        func run(in context: CommandContext) async throws {
+            let target = try await FavoriteTarget(words, context: context)
+            if try await context.services.favorites.toggleFavorite(target.userID, product: target.productID) {
+                context.note("added \(target.productLabel) to \(target.favourites)")
+            } else {
+                context.note("removed \(target.productLabel) from \(target.favourites)")
+            }
         }
     }
 }
 
-/// `favorites top [--limit N]`.
-struct TopFavorites: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "top", abstract: "The products favourited most, with how many customers favourited each.")
+extension FavoritesCommand {
+    /// `favorites top [--limit N]`.
+    struct Top: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "The products favourited most, with how many customers favourited each.")
 
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let page = try context.page(paging)
-        var wanted = Int.max
-        if let limit = page.limit {
-            let (sum, overflow) = page.offset.addingReportingOverflow(limit)
-            if !overflow { wanted = sum }
-        }
-        let counts = try await context.services.favorites.topFavorites(limit: wanted)
-        let rows = try FavoriteRows.sorted(counts.dropFirst(page.offset).map(FavoriteRows.cells), by: page.sort,
-                                           columns: FavoriteRows.topColumns)
-        try await context.list(columns: FavoriteRows.topColumns, tableView: FavoriteRows.topTableView, options: output, page: page,
-                               emptyNote: "no favourites yet") { emit in
-            for row in rows { try emit(row) }
+        func run(in context: CommandContext) async throws {
+            let page = try context.page(paging)
+            var wanted = Int.max
+            if let limit = page.limit {
+                let (sum, overflow) = page.offset.addingReportingOverflow(limit)
+                if !overflow { wanted = sum }
+            }
+            let counts = try await context.services.favorites.topFavorites(limit: wanted)
+            let rows = try FavoriteRows.sorted(counts.dropFirst(page.offset).map(FavoriteRows.cells), by: page.sort,
+                                               columns: FavoriteRows.topColumns)
+            try await context.list(columns: FavoriteRows.topColumns, tableView: FavoriteRows.topTableView, options: output, page: page,
+                                   emptyNote: "no favourites yet") { emit in
+                for row in rows { try emit(row) }
+            }
         }
     }
 }

@@ -12,5 +12,5 @@ struct FavoritesCommand: ParsableCommand {
         commandName: "favorites",
         abstract: "Customers' favourite products.",
         discussion: "USER is an id, username or email (may be left out after `use USER`); PRODUCT is an id or SKU.",
-        subcommands: [ListFavorites.self, AddFavorite.self, RemoveFavorite.self, ToggleFavorite.self, TopFavorites.self])
+        subcommands: [List.self, Add.self, Remove.self, Toggle.self, Top.self])
 }

@@ -18,16 +18,18 @@ struct OrdersCommand: ParsableCommand {
             Orders are placed by `basket checkout`. Statuses: placed → paid → shipped → delivered; \
             placed or paid → cancelled (which puts the stock back).
             """,
-        subcommands: [ListOrders.self, ShowOrder.self, SetOrderStatus.self, CancelOrder.self, OrderStats.self])
+        subcommands: [List.self, Show.self, Status.self, Cancel.self, Stats.self])
 }
 
 /// `--user`, `--status`, `--since`, `--until`.
 struct OrderFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this customer's orders (id, username or email).", valueName: "user"))
+    @Option(help: ArgumentHelp("Only this customer's orders (id, username or email).", valueName: "user"),
+            completion: .shop(.user))
     var user: String?
 
     @Option(help: ArgumentHelp("Only orders with this status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
-                               valueName: "status"))
+                               valueName: "status"),
+            completion: .list(OrderStatus.allCases.map(\.rawValue)))
     var status: String?
 
     @Option(help: ArgumentHelp("Only orders placed on or after this day.", valueName: "YYYY-MM-DD"))
@@ -44,123 +46,124 @@ struct OrderFilterOptions: ParsableArguments {
     }
 }
 
-/// `orders list`.
-struct ListOrders: ShellCommand {
-    static let completion = CompletionSpec(options: ["status": .values(OrderStatus.allCases.map(\.rawValue))])
-    static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List orders, newest first.",
-        discussion: "Sortable by \(OrderRows.sortFields.joined(separator: ", ")).")
+extension OrdersCommand {
+    /// `orders list`.
+    struct List: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "List orders, newest first.",
+            discussion: "Sortable by \(OrderRows.sortFields.joined(separator: ", ")).")
 
-    @OptionGroup var filters: OrderFilterOptions
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var filters: OrderFilterOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let filter = try filters.filter()
-        let page = try context.page(paging)
-        let display = try await context.moneyDisplay(currencyOption)
-        try await context.list(columns: OrderRows.columns(display),
-                               tableView: OrderRows.tableView.appending(display.extraColumns.map(\.key)), options: output, page: page,
-                               emptyNote: "no orders match") { emit in
-            try await context.services.orders.listOrders(filter, page: page) { order in
-                try emit(try OrderRows.cells(order, display))
+        func run(in context: CommandContext) async throws {
+            let filter = try filters.filter()
+            let page = try context.page(paging)
+            let display = try await context.moneyDisplay(currencyOption)
+            try await context.list(columns: OrderRows.columns(display),
+                                   tableView: OrderRows.tableView.appending(display.extraColumns.map(\.key)), options: output, page: page,
+                                   emptyNote: "no orders match") { emit in
+                try await context.services.orders.listOrders(filter, page: page) { order in
+                    try emit(try OrderRows.cells(order, display))
+                }
             }
         }
     }
 }
 
-/// `orders show ID`.
-struct ShowOrder: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.order])
-    static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show an order with its lines as sold.",
-        discussion: """
-            table: the order as key/value lines, then its lines. json: one object, the order's fields with \
-            "lines": [...]; ndjson: the same on one line. csv and tsv: the lines, each with its order_id \
-            (the totals go to stderr). --fields picks the lines' fields.
-            """)
+extension OrdersCommand {
+    /// `orders show ID`.
+    struct Show: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an order with its lines as sold.",
+            discussion: """
+                table: the order as key/value lines, then its lines. json: one object, the order's fields with \
+                "lines": [...]; ndjson: the same on one line. csv and tsv: the lines, each with its order_id \
+                (the totals go to stderr). --fields picks the lines' fields.
+                """)
 
-    @Argument(help: "The order's id.")
-    var id: String
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
 
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let order = try await context.services.orders.order(try parseOrderID(id))
-        let display = try await context.moneyDisplay(currencyOption)
-        try showOrder(order, display: display, output: output, context: context)
-    }
-}
-
-/// `orders status ID NEW`.
-struct SetOrderStatus: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.order, .values(OrderStatus.allCases.map(\.rawValue))])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "status",
-        abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
-
-    @Argument(help: "The order's id.")
-    var id: String
-
-    @Argument(help: ArgumentHelp("The new status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
-                                 valueName: "status"))
-    var status: String
-
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        try await changeStatus(try parseOrderID(id), to: try parseStatus(status), currencyOption: currencyOption,
-                               output: output, context: context)
-    }
-}
-
-/// `orders cancel ID`.
-struct CancelOrder: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.order])
-    static let neededRole: OperatorRole? = .support
-    static let configuration = CommandConfiguration(
-        commandName: "cancel", abstract: "Cancel a placed or paid order and put its stock back.")
-
-    @Argument(help: "The order's id.")
-    var id: String
-
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        try await changeStatus(try parseOrderID(id), to: .cancelled, currencyOption: currencyOption, output: output,
-                               context: context)
-    }
-}
-
-/// `orders stats [--by day|status]`.
-struct OrderStats: ShellCommand {
-    static let completion = CompletionSpec(options: ["status": .values(OrderStatus.allCases.map(\.rawValue)), "by": .values(OrderStatsGrouping.allCases.map(\.rawValue))])
-    static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Count orders and sum their revenue per day or per status.",
-        discussion: "Revenue is the sum of discounted totals; cancelled orders are counted but bring no revenue.")
-
-    @Option(help: ArgumentHelp("Group by day (default) or status.", valueName: "day|status"))
-    var by: String = OrderStatsGrouping.day.rawValue
-
-    @OptionGroup var filters: OrderFilterOptions
-    @OptionGroup var currencyOption: CurrencyOption
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        guard let grouping = OrderStatsGrouping(rawValue: by.lowercased()) else {
-            throw ShopError.usage("invalid --by \"\(by)\": expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: " or "))")
+        func run(in context: CommandContext) async throws {
+            let order = try await context.services.orders.order(try parseOrderID(id))
+            let display = try await context.moneyDisplay(currencyOption)
+            try showOrder(order, display: display, output: output, context: context)
         }
-        let filter = try filters.filter()
-        let display = try await context.moneyDisplay(currencyOption)
-        let rows = try await context.services.orders.orderStats(grouping, filter: filter)
-        try await context.list(columns: OrderRows.statsColumns(grouping, display), options: output, page: Page(),
-                               emptyNote: "no orders match") { emit in
-            for row in rows { try emit(try OrderRows.statsCells(row, display)) }
+    }
+}
+
+extension OrdersCommand {
+    /// `orders status ID NEW`.
+    struct Status: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
+
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
+
+        @Argument(help: ArgumentHelp("The new status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+                                     valueName: "status"),
+                  completion: .list(OrderStatus.allCases.map(\.rawValue)))
+        var status: String
+
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            try await changeStatus(try parseOrderID(id), to: try parseStatus(status), currencyOption: currencyOption,
+                                   output: output, context: context)
+        }
+    }
+}
+
+extension OrdersCommand {
+    /// `orders cancel ID`.
+    struct Cancel: ShellCommand {
+        static let neededRole: OperatorRole? = .support
+        static let configuration = CommandConfiguration(abstract: "Cancel a placed or paid order and put its stock back.")
+
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
+
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            try await changeStatus(try parseOrderID(id), to: .cancelled, currencyOption: currencyOption, output: output,
+                                   context: context)
+        }
+    }
+}
+
+extension OrdersCommand {
+    /// `orders stats [--by day|status]`.
+    struct Stats: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Count orders and sum their revenue per day or per status.",
+            discussion: "Revenue is the sum of discounted totals; cancelled orders are counted but bring no revenue.")
+
+        @Option(help: ArgumentHelp("Group by day (default) or status.", valueName: "day|status"),
+                completion: .list(OrderStatsGrouping.allCases.map(\.rawValue)))
+        var by: String = OrderStatsGrouping.day.rawValue
+
+        @OptionGroup var filters: OrderFilterOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            guard let grouping = OrderStatsGrouping(rawValue: by.lowercased()) else {
+                throw ShopError.usage("invalid --by \"\(by)\": expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: " or "))")
+            }
+            let filter = try filters.filter()
+            let display = try await context.moneyDisplay(currencyOption)
+            let rows = try await context.services.orders.orderStats(grouping, filter: filter)
+            try await context.list(columns: OrderRows.statsColumns(grouping, display), options: output, page: Page(),
+                                   emptyNote: "no orders match") { emit in
+                for row in rows { try emit(try OrderRows.statsCells(row, display)) }
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ struct ProductFieldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The price in USD, e.g. 12.50.", valueName: "amount"))
     var price: String?
 
-    @Option(parsing: .unconditional, help: "The category slug, e.g. kitchen-accessories.")
+    @Option(parsing: .unconditional, help: "The category slug, e.g. kitchen-accessories.", completion: .shop(.category))
     var category: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock.", valueName: "N"))
@@ -39,123 +39,126 @@ struct ProductFieldOptions: ParsableArguments {
     }
 }
 
-/// `products add --title T --price P --category C …`.
-struct AddProduct: ShellCommand {
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a product.")
+extension ProductsCommand {
+    /// `products add --title T --price P --category C …`.
+    struct Add: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Add a product.")
 
-    @OptionGroup var fields: ProductFieldOptions
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var fields: ProductFieldOptions
+        @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        let missing = [("--title", fields.title), ("--price", fields.price), ("--category", fields.category)]
-            .filter { $0.1 == nil }.map(\.0)
-        if !missing.isEmpty { throw ValidationError("missing \(missing.joined(separator: ", "))") }
-    }
-
-    func run(in context: CommandContext) async throws {
-        let changes = try fields.changes
-        guard let title = changes.title, let price = changes.price, let category = changes.category else {
-            throw ShopError.usage("products add needs --title, --price and --category")
+        func validate() throws {
+            let missing = [("--title", fields.title), ("--price", fields.price), ("--category", fields.category)]
+                .filter { $0.1 == nil }.map(\.0)
+            if !missing.isEmpty { throw ValidationError("missing \(missing.joined(separator: ", "))") }
         }
-        let added = try await context.services.products.addProduct(
-            NewProduct(sku: changes.sku, title: title, description: changes.description ?? "", category: category,
-                       brand: changes.brand, price: price, discount: changes.discount ?? .zero, stock: changes.stock ?? 0))
-        try context.record(columns: ProductRows.columns, row: ProductRows.cells(added), options: output)
-        context.note("added product \(added.id) (\(added.sku))")
-    }
-}
 
-/// `products update ID …`.
-struct UpdateProduct: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.product])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a product's fields.")
-
-    @Argument(help: "The product's id or SKU.")
-    var product: String
-
-    @OptionGroup var fields: ProductFieldOptions
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        let changes = try fields.changes
-        guard !changes.isEmpty else {
-            throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount")
+        func run(in context: CommandContext) async throws {
+            let changes = try fields.changes
+            guard let title = changes.title, let price = changes.price, let category = changes.category else {
+                throw ShopError.usage("products add needs --title, --price and --category")
+            }
+            let added = try await context.services.products.addProduct(
+                NewProduct(sku: changes.sku, title: title, description: changes.description ?? "", category: category,
+                           brand: changes.brand, price: price, discount: changes.discount ?? .zero, stock: changes.stock ?? 0))
+            try context.record(columns: ProductRows.columns, row: ProductRows.cells(added), options: output)
+            context.note("added product \(added.id) (\(added.sku))")
         }
-        let updated = try await context.services.products.updateProduct(product, changes)
-        try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
-        context.note("updated product \(updated.id) (\(updated.sku))")
     }
 }
 
-/// `products delete ID`.
-struct DeleteProduct: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.product])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
+extension ProductsCommand {
+    /// `products update ID …`.
+    struct Update: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Change a product's fields.")
 
-    @Argument(help: "The product's id or SKU.")
-    var product: String
+        @Argument(help: "The product's id or SKU.", completion: .shop(.product))
+        var product: String
 
-    func run(in context: CommandContext) async throws {
-        let deleted = try await context.services.products.deleteProduct(product)
-        context.note("deleted product \(deleted.id) (\(deleted.sku)) \(deleted.title)")
+        @OptionGroup var fields: ProductFieldOptions
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            let changes = try fields.changes
+            guard !changes.isEmpty else {
+                throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount")
+            }
+            let updated = try await context.services.products.updateProduct(product, changes)
+            try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
+            context.note("updated product \(updated.id) (\(updated.sku))")
+        }
     }
 }
 
-/// `products stock ID +N|-N|=N`.
-struct AdjustStock: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.product])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "stock", abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
+extension ProductsCommand {
+    /// `products delete ID`.
+    struct Delete: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
 
-    @Argument(help: "The product's id or SKU.")
-    var product: String
+        @Argument(help: "The product's id or SKU.", completion: .shop(.product))
+        var product: String
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+N, -N or =N (leave out to show the stock).", valueName: "change"))
-    var change: [String] = []
-
-    @OptionGroup var output: OutputOptions
-
-    func run(in context: CommandContext) async throws {
-        guard change.count <= 1 else {
-            throw ShopError.usage("products stock takes one change (+N, -N or =N), got: \(change.joined(separator: " "))")
+        func run(in context: CommandContext) async throws {
+            let deleted = try await context.services.products.deleteProduct(product)
+            context.note("deleted product \(deleted.id) (\(deleted.sku)) \(deleted.title)")
         }
-        let columns = ["id", "sku", "title", "stock"]
-        let result: Product
-        if let text = change.first {
-            result = try await context.services.products.adjustStock(product, try StockChange.parse(text))
-        } else {
-            result = try await context.services.products.product(product)
-        }
-        try context.record(columns: ProductRows.columns, defaultFields: columns, row: ProductRows.cells(result), options: output)
     }
 }
 
-/// `products import FILE`.
-struct ImportProducts: ShellCommand {
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Import products from a DummyJSON JSON file or a CSV file (all or nothing).",
-        discussion: "Products whose SKU exists are updated, others are added. A bad record stops the import with its position; nothing from the file is applied.")
+extension ProductsCommand {
+    /// `products stock ID +N|-N|=N`.
+    struct Stock: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
 
-    @Argument(help: "A .json or .csv file.", completion: .file(extensions: ["json", "csv"]))
-    var file: String
+        @Argument(help: "The product's id or SKU.", completion: .shop(.product))
+        var product: String
 
-    func run(in context: CommandContext) async throws {
-        let bytes = try FileInput.read(file)
-        let format = ProductFileDecoder.Format.detect(path: file, bytes: bytes)
-        let products: [NewProduct]
-        do {
-            products = try ProductFileDecoder.decode(bytes, format: format)
-        } catch {
-            throw ShopError.invalidInput("\(file): \(error.message)")
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+N, -N or =N (leave out to show the stock).", valueName: "change"))
+        var change: [String] = []
+
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            guard change.count <= 1 else {
+                throw ShopError.usage("products stock takes one change (+N, -N or =N), got: \(change.joined(separator: " "))")
+            }
+            let columns = ["id", "sku", "title", "stock"]
+            let result: Product
+            if let text = change.first {
+                result = try await context.services.products.adjustStock(product, try StockChange.parse(text))
+            } else {
+                result = try await context.services.products.product(product)
+            }
+            try context.record(columns: ProductRows.columns, defaultFields: columns, row: ProductRows.cells(result), options: output)
         }
-        let summary = try await context.services.products.importProducts(products)
-        context.note("imported \(products.count) products from \(file): \(summary.inserted) added, \(summary.updated) updated")
+    }
+}
+
+extension ProductsCommand {
+    /// `products import FILE`.
+    struct Import: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Import products from a DummyJSON JSON file or a CSV file (all or nothing).",
+            discussion: "Products whose SKU exists are updated, others are added. A bad record stops the import with its position; nothing from the file is applied.")
+
+        @Argument(help: "A .json or .csv file.", completion: .file(extensions: ["json", "csv"]))
+        var file: String
+
+        func run(in context: CommandContext) async throws {
+            let bytes = try FileInput.read(file)
+            let format = ProductFileDecoder.Format.detect(path: file, bytes: bytes)
+            let products: [NewProduct]
+            do {
+                products = try ProductFileDecoder.decode(bytes, format: format)
+            } catch {
+                throw ShopError.invalidInput("\(file): \(error.message)")
+            }
+            let summary = try await context.services.products.importProducts(products)
+            context.note("imported \(products.count) products from \(file): \(summary.inserted) added, \(summary.updated) updated")
+        }
     }
 }

@@ -6,7 +6,7 @@ import ShopCore
 
 /// The filters of a product listing.
 struct ProductFilterOptions: ParsableArguments {
-    @Option(help: "Only products in this category (a slug, see products categories).")
+    @Option(help: "Only products in this category (a slug, see products categories).", completion: .shop(.category))
     var category: String?
 
     @Option(parsing: .unconditional, help: "Only products whose title, description, brand or SKU contains this text.")
@@ -53,50 +53,55 @@ private func emptyNote(_ filter: ProductFilter) -> String {
     return "no products"
 }
 
-/// `products list`.
-struct ListProducts: ShellCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List products.")
+extension ProductsCommand {
+    /// `products list`.
+    struct List: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "List products.")
 
-    @OptionGroup var filters: ProductFilterOptions
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var currency: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var filters: ProductFilterOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var currency: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, context: context)
+        func run(in context: CommandContext) async throws {
+            try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, context: context)
+        }
     }
 }
 
-/// `products search TEXT`.
-struct SearchProducts: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "search", abstract: "Find products by title, description, brand or SKU.")
+extension ProductsCommand {
+    /// `products search TEXT`.
+    struct Search: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Find products by title, description, brand or SKU.")
 
-    @Argument(help: "The text to look for (case-insensitive).")
-    var text: String
+        @Argument(help: "The text to look for (case-insensitive).")
+        var text: String
 
-    @OptionGroup var filters: ProductFilterOptions
-    @OptionGroup var paging: PagingOptions
-    @OptionGroup var currency: CurrencyOption
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var filters: ProductFilterOptions
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var currency: CurrencyOption
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        try await listProducts(try filters.filter(search: text), output: output, paging: paging, currency: currency,
-                               context: context)
+        func run(in context: CommandContext) async throws {
+            try await listProducts(try filters.filter(search: text), output: output, paging: paging, currency: currency,
+                                   context: context)
+        }
     }
 }
 
-/// `products categories`.
-struct ListCategories: ShellCommand {
-    static let configuration = CommandConfiguration(commandName: "categories", abstract: "List categories with their product counts.")
+extension ProductsCommand {
+    /// `products categories`.
+    struct Categories: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "List categories with their product counts.")
 
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let categories = try await context.services.products.categories()
-        try await context.list(columns: ProductRows.categoryColumns, options: output, page: Page(),
-                               emptyNote: "no categories (the catalogue is empty)") { emit in
-            for category in categories { try emit(ProductRows.cells(category)) }
+        func run(in context: CommandContext) async throws {
+            let categories = try await context.services.products.categories()
+            try await context.list(columns: ProductRows.categoryColumns, options: output, page: Page(),
+                                   emptyNote: "no categories (the catalogue is empty)") { emit in
+                for category in categories { try emit(ProductRows.cells(category)) }
+            }
         }
     }
 }

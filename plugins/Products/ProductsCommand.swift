@@ -12,7 +12,7 @@ struct ProductsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "products",
         abstract: "Browse and edit the catalogue.",
-        subcommands: [ListProducts.self, ShowProduct.self, SearchProducts.self, ListCategories.self,
-                      AddProduct.self, UpdateProduct.self, DeleteProduct.self, AdjustStock.self,
-                      ImportProducts.self])
+        subcommands: [List.self, Show.self, Search.self, Categories.self,
+                      Add.self, Update.self, Delete.self, Stock.self,
+                      Import.self])
 }

@@ -22,7 +22,8 @@ struct UserFieldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The phone number (an empty value clears it).")
     var phone: String?
 
-    @Option(help: ArgumentHelp("The role: admin, moderator or user.", valueName: "role"))
+    @Option(help: ArgumentHelp("The role: admin, moderator or user.", valueName: "role"),
+            completion: .list(UserRole.allCases.map(\.rawValue)))
     var role: String?
 
     var changes: UserChanges {
@@ -33,54 +34,55 @@ struct UserFieldOptions: ParsableArguments {
     }
 }
 
-/// `users add --username U --email E …`.
-struct AddUser: ShellCommand {
-    static let completion = CompletionSpec(options: ["role": .values(UserRole.allCases.map(\.rawValue))])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a user (set a password afterwards with users passwd).")
+extension UsersCommand {
+    /// `users add --username U --email E …`.
+    struct Add: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Add a user (set a password afterwards with users passwd).")
 
-    @OptionGroup var fields: UserFieldOptions
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var fields: UserFieldOptions
+        @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        let missing = [("--username", fields.username), ("--email", fields.email)].filter { $0.1 == nil }.map(\.0)
-        if !missing.isEmpty { throw ValidationError("missing \(missing.joined(separator: ", "))") }
-    }
-
-    func run(in context: CommandContext) async throws {
-        let changes = try fields.changes
-        guard let username = changes.username, let email = changes.email else {
-            throw ShopError.usage("users add needs --username and --email")
+        func validate() throws {
+            let missing = [("--username", fields.username), ("--email", fields.email)].filter { $0.1 == nil }.map(\.0)
+            if !missing.isEmpty { throw ValidationError("missing \(missing.joined(separator: ", "))") }
         }
-        let added = try await context.services.users.addUser(
-            NewUser(username: username, email: email, firstName: changes.firstName ?? "",
-                    lastName: changes.lastName ?? "", phone: changes.phone, role: changes.role ?? .user))
-        try context.record(columns: UserRows.columns, row: UserRows.cells(added), options: output)
-        context.note("added user \(added.id) (\(added.username)); set a password with: users passwd \(added.username)")
+
+        func run(in context: CommandContext) async throws {
+            let changes = try fields.changes
+            guard let username = changes.username, let email = changes.email else {
+                throw ShopError.usage("users add needs --username and --email")
+            }
+            let added = try await context.services.users.addUser(
+                NewUser(username: username, email: email, firstName: changes.firstName ?? "",
+                        lastName: changes.lastName ?? "", phone: changes.phone, role: changes.role ?? .user))
+            try context.record(columns: UserRows.columns, row: UserRows.cells(added), options: output)
+            context.note("added user \(added.id) (\(added.username)); set a password with: users passwd \(added.username)")
+        }
     }
 }
 
-/// `users update USER …`.
-struct UpdateUser: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user], options: ["role": .values(UserRole.allCases.map(\.rawValue))])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a user's fields.")
+extension UsersCommand {
+    /// `users update USER …`.
+    struct Update: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Change a user's fields.")
 
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var user: String
+        @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
+        var user: String
 
-    @OptionGroup var fields: UserFieldOptions
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var fields: UserFieldOptions
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let changes = try fields.changes
-        guard changes != UserChanges() else {
-            throw ShopError.usage("nothing to update: give at least one of --username, --email, --first-name, --last-name, --phone, --role")
+        func run(in context: CommandContext) async throws {
+            let changes = try fields.changes
+            guard changes != UserChanges() else {
+                throw ShopError.usage("nothing to update: give at least one of --username, --email, --first-name, --last-name, --phone, --role")
+            }
+            let updated = try await context.services.users.updateUser(user, changes)
+            try context.record(columns: UserRows.columns, row: UserRows.cells(updated), options: output)
+            context.note("updated user \(updated.id) (\(updated.username))")
         }
-        let updated = try await context.services.users.updateUser(user, changes)
-        try context.record(columns: UserRows.columns, row: UserRows.cells(updated), options: output)
-        context.note("updated user \(updated.id) (\(updated.username))")
     }
 }
 
@@ -96,63 +98,63 @@ private func setStatus(_ reference: String, _ status: UserStatus, context: Comma
     context.note("\(status == .disabled ? "disabled" : "enabled") user \(UserRows.label(after))")
 }
 
-/// `users disable USER`.
-struct DisableUser: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "disable", abstract: "Disable a user (they can no longer order); enable undoes it.")
+extension UsersCommand {
+    /// `users disable USER`.
+    struct Disable: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Disable a user (they can no longer order); enable undoes it.")
 
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var user: String
+        @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
+        var user: String
 
-    func run(in context: CommandContext) async throws {
-        try await setStatus(user, .disabled, context: context)
-    }
-}
-
-/// `users enable USER`.
-struct EnableUser: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable a disabled user.")
-
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var user: String
-
-    func run(in context: CommandContext) async throws {
-        try await setStatus(user, .active, context: context)
-    }
-}
-
-/// `users delete USER [--yes]`.
-struct DeleteUser: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "delete",
-        abstract: "Delete a user with their basket and favourites; their orders are kept.",
-        discussion: "Asks for confirmation on a terminal; elsewhere (scripts, pipes) --yes is required.")
-
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var user: String
-
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
-    var yes = false
-
-    func run(in context: CommandContext) async throws {
-        let users = context.services.users
-        let target = try await users.user(user)
-        if !yes {
-            guard context.terminal.stdinIsTerminal else {
-                throw ShopError.usage("users delete \(target.username): not on a terminal, so nothing to ask; add --yes to delete")
-            }
-            guard try TerminalPrompt.confirm("delete user \(UserRows.label(target))? [y/N] ", context: context) else {
-                context.note("not deleted")
-                return
-            }
+        func run(in context: CommandContext) async throws {
+            try await setStatus(user, .disabled, context: context)
         }
-        let deleted = try await users.deleteUser(String(target.id))
-        context.note("deleted user \(UserRows.label(deleted)) with their basket and favourites; their orders are kept")
+    }
+}
+
+extension UsersCommand {
+    /// `users enable USER`.
+    struct Enable: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled user.")
+
+        @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
+        var user: String
+
+        func run(in context: CommandContext) async throws {
+            try await setStatus(user, .active, context: context)
+        }
+    }
+}
+
+extension UsersCommand {
+    /// `users delete USER [--yes]`.
+    struct Delete: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Delete a user with their basket and favourites; their orders are kept.",
+            discussion: "Asks for confirmation on a terminal; elsewhere (scripts, pipes) --yes is required.")
+
+        @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
+        var user: String
+
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run(in context: CommandContext) async throws {
+            let users = context.services.users
+            let target = try await users.user(user)
+            if !yes {
+                guard context.terminal.stdinIsTerminal else {
+                    throw ShopError.usage("users delete \(target.username): not on a terminal, so nothing to ask; add --yes to delete")
+                }
+                guard try TerminalPrompt.confirm("delete user \(UserRows.label(target))? [y/N] ", context: context) else {
+                    context.note("not deleted")
+                    return
+                }
+            }
+            let deleted = try await users.deleteUser(String(target.id))
+            context.note("deleted user \(UserRows.label(deleted)) with their basket and favourites; their orders are kept")
+        }
     }
 }

@@ -36,76 +36,72 @@ struct PasswordSource: ParsableArguments {
     }
 }
 
-/// `users passwd [USER]`.
-struct SetPassword: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user])
-    static let neededRole: OperatorRole? = .admin
-    static let configuration = CommandConfiguration(
-        commandName: "passwd",
-        abstract: "Set a user's password (asked twice without echo, at least 6 characters).",
-        discussion: "In scripts, or when stdin is not a terminal, give --password-file FILE: its first line is the password.")
+extension UsersCommand {
+    /// `users passwd [USER]`.
+    struct Passwd: ShellCommand {
+        static let neededRole: OperatorRole? = .admin
+        static let configuration = CommandConfiguration(abstract: "Set a user's password (asked twice without echo, at least 6 characters).",
+            discussion: "In scripts, or when stdin is not a terminal, give --password-file FILE: its first line is the password.")
 
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    @OptionGroup var source: PasswordSource
+        @OptionGroup var source: PasswordSource
 
-    func run(in context: CommandContext) async throws {
-        let (reference, _) = try context.customer(words, expecting: 0, usage: "users passwd [USER]")
-        let users = context.services.users
-        let user = try await users.user(reference)   // an unknown user is reported before anything is asked
-        let password: String
-        if let fromFile = try source.fromFile() {
-            password = fromFile
-        } else if context.terminal.stdinIsTerminal {
-            let first = try TerminalPrompt.secret("New password for \(user.username): ", context: context)
-            try UserRules.password(first)   // said before the second prompt, not after it
-            let second = try TerminalPrompt.secret("Retype the new password: ", context: context)
-            guard first == second else { throw ShopError.invalidInput("the passwords do not match; password not changed") }
-            password = first
-        } else {
-            throw PasswordSource.noTerminal("users passwd")
+        func run(in context: CommandContext) async throws {
+            let (reference, _) = try words.resolve(in: context)
+            let users = context.services.users
+            let user = try await users.user(reference)   // an unknown user is reported before anything is asked
+            let password: String
+            if let fromFile = try source.fromFile() {
+                password = fromFile
+            } else if context.terminal.stdinIsTerminal {
+                let first = try TerminalPrompt.secret("New password for \(user.username): ", context: context)
+                try UserRules.password(first)   // said before the second prompt, not after it
+                let second = try TerminalPrompt.secret("Retype the new password: ", context: context)
+                guard first == second else { throw ShopError.invalidInput("the passwords do not match; password not changed") }
+                password = first
+            } else {
+                throw PasswordSource.noTerminal(context.commandPath)
+            }
+            try await users.setPassword(String(user.id), password)
+            context.note("password of \(UserRows.label(user)) changed")
         }
-        try await users.setPassword(String(user.id), password)
-        context.note("password of \(UserRows.label(user)) changed")
     }
 }
 
-/// `users check-password [USER]`: prints `match` or `no match` (then exits with status 1).
-struct CheckPassword: ShellCommand {
-    static let completion = CompletionSpec(positionals: [.user])
-    static let configuration = CommandConfiguration(
-        commandName: "check-password",
-        abstract: "Check a password against a user's (prints match or no match; no match exits with status 1).",
-        discussion: "In scripts, or when stdin is not a terminal, give --password-file FILE: its first line is the password.")
+extension UsersCommand {
+    /// `users check-password [USER]`: prints `match` or `no match` (then exits with status 1).
+    struct CheckPassword: ShellCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a password against a user's (prints match or no match; no match exits with status 1).",
+            discussion: "In scripts, or when stdin is not a terminal, give --password-file FILE: its first line is the password.")
 
-    @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"))
-    var words: [String] = []
+        @OptionGroup var words: CustomerArguments<NoMoreWords>
 
-    @OptionGroup var source: PasswordSource
-    @OptionGroup var output: OutputOptions
+        @OptionGroup var source: PasswordSource
+        @OptionGroup var output: OutputOptions
 
-    func run(in context: CommandContext) async throws {
-        let (reference, _) = try context.customer(words, expecting: 0, usage: "users check-password [USER]")
-        let users = context.services.users
-        let user = try await users.user(reference)
-        let password: String
-        if let fromFile = try source.fromFile() {
-            password = fromFile
-        } else if context.terminal.stdinIsTerminal {
-            password = try TerminalPrompt.secret("Password for \(user.username): ", context: context)
-        } else {
-            throw PasswordSource.noTerminal("users check-password")
+        func run(in context: CommandContext) async throws {
+            let (reference, _) = try words.resolve(in: context)
+            let users = context.services.users
+            let user = try await users.user(reference)
+            let password: String
+            if let fromFile = try source.fromFile() {
+                password = fromFile
+            } else if context.terminal.stdinIsTerminal {
+                password = try TerminalPrompt.secret("Password for \(user.username): ", context: context)
+            } else {
+                throw PasswordSource.noTerminal(context.commandPath)
+            }
+            let matches = try await users.checkPassword(String(user.id), password)
+            switch context.format(output) {
+            case .json, .ndjson:
+                try context.record(columns: [Column("user"), Column("match")], row: [.text(user.username), .bool(matches)],
+                                   options: output)
+            default:
+                context.sink.write(matches ? "match\n" : "no match\n")
+            }
+            if !matches { throw AlreadyReported() }   // `no match` said it, as grep's status says it
         }
-        let matches = try await users.checkPassword(String(user.id), password)
-        switch context.format(output) {
-        case .json, .ndjson:
-            try context.record(columns: [Column("user"), Column("match")], row: [.text(user.username), .bool(matches)],
-                               options: output)
-        default:
-            context.sink.write(matches ? "match\n" : "no match\n")
-        }
-        if !matches { throw AlreadyReported() }   // `no match` said it, as grep's status says it
     }
 }
 

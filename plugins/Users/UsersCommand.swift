@@ -13,6 +13,6 @@ struct UsersCommand: ParsableCommand {
         commandName: "users",
         abstract: "Look up and manage customers and staff.",
         discussion: "USER is an id, a username or an email (case-insensitive).",
-        subcommands: [ListUsers.self, ShowUser.self, AddUser.self, UpdateUser.self, DisableUser.self,
-                      EnableUser.self, SetPassword.self, CheckPassword.self, DeleteUser.self])
+        subcommands: [List.self, Show.self, Add.self, Update.self, Disable.self,
+                      Enable.self, Passwd.self, CheckPassword.self, Delete.self])
 }

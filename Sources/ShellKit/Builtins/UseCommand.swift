@@ -9,7 +9,7 @@ struct UseCommand: ShellCommand {
         commandName: "use",
         abstract: "Pick the current customer (USER arguments may then be left out); use alone clears it.")
 
-    @Argument(help: "An id, username or email.")
+    @Argument(help: "An id, username or email.", completion: .shop(.user))
     var user: String?
 
     func run(in context: CommandContext) async throws {

@@ -51,9 +51,16 @@ struct ArgumentInfo: Decodable, Sendable {
         struct File: Decodable, Sendable { var extensions: [String]? }
         struct List: Decodable, Sendable { var values: [String]? }
         struct Empty: Decodable, Sendable {}
+        struct ShellCommand: Decodable, Sendable { var command: String? }
         var file: File?
         var list: List?
         var directory: Empty?
+        var shellCommand: ShellCommand?
+
+        /// The live kinds shopsh declared with `.shop(…)`, if it is one of those.
+        var shopKinds: [CompletionKind]? {
+            shellCommand?.command.flatMap(CompletionKind.kinds(inShellCommand:))
+        }
     }
 
     var kind: String

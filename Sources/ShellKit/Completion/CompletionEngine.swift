@@ -20,7 +20,7 @@ public struct CompletionCandidate: Sendable, Equatable {
 /// Completes command lines from the registered commands: command and subcommand names, flags
 /// of the command being typed (from argument-parser's tool info), enumerated values, file
 /// paths, and live values (users, products, orders, categories, currencies) from a
-/// ``CompletionSource`` at the positions each command's ``CompletionSpec`` names.
+/// ``CompletionSource`` where a command declared them (`completion: .shop(…)`).
 public struct CompletionEngine: Sendable {
     let roots: [(name: String, command: any ParsableCommand.Type)]
     let source: (any CompletionSource)?
@@ -94,8 +94,7 @@ public struct CompletionEngine: Sendable {
             return rest.isEmpty && !prefix.hasPrefix("-") ? plain(subcommands, prefix: prefix) : []
         }
         let info = CommandInfoCache.info(root: root, path: path)
-        let spec = path.isEmpty ? Self.builtinSpecs[root._commandName] ?? Self.spec(of: current) : Self.spec(of: current)
-        return await arguments(rest, prefix: prefix, info: info, spec: spec)
+        return await arguments(rest, prefix: prefix, info: info)
     }
 
     /// After `watch` and its own options, the words are a command line of their own: they
@@ -121,7 +120,7 @@ public struct CompletionEngine: Sendable {
 
     // MARK: - Arguments of a leaf command
 
-    func arguments(_ words: [String], prefix: String, info: CommandInfo?, spec: CompletionSpec) async -> [CompletionCandidate] {
+    func arguments(_ words: [String], prefix: String, info: CommandInfo?) async -> [CompletionCandidate] {
         let options = info?.arguments.filter { $0.kind != "positional" } ?? []
         // Walk the words typed so far: count positionals, skip option values.
         var positionalCount = 0
@@ -143,13 +142,13 @@ public struct CompletionEngine: Sendable {
             }
         }
         if let option = pendingOption {
-            return await values(of: option, spec: spec, prefix: prefix)
+            return await values(of: option, prefix: prefix)
         }
         if !afterDoubleDash, prefix.hasPrefix("--"), let equals = prefix.firstIndex(of: "=") {
             let flag = String(prefix[..<equals])
             guard let option = Self.option(named: flag, in: options), option.kind == "option" else { return [] }
             let valuePrefix = String(prefix[prefix.index(after: equals)...])
-            return await values(of: option, spec: spec, prefix: valuePrefix)
+            return await values(of: option, prefix: valuePrefix)
                 .map { CompletionCandidate(flag + "=" + $0.value, description: $0.description) }
         }
         if !afterDoubleDash, prefix.hasPrefix("-"), !Self.isNumber(prefix) {
@@ -162,24 +161,36 @@ public struct CompletionEngine: Sendable {
             names.append("--help")
             return plain(names, prefix: prefix)
         }
-        // A positional word.
-        var kinds = spec.positionals
-        if kinds.first == .customer, currentCustomer() != nil { kinds.removeFirst() }
-        if positionalCount < kinds.count {
-            return await live(kinds[positionalCount], prefix: prefix)
-        }
+        // A positional word: each positional declared with `.shop(…)` stands for as many words
+        // as it names kinds (a customer command's USER and its words).
         let positionals = info?.arguments.filter { $0.kind == "positional" } ?? []
-        let index = positionals.firstIndex(where: { $0.isRepeating == true }).map { min($0, positionalCount) } ?? positionalCount
-        guard index < positionals.count else { return [] }
-        return await values(of: positionals[index], spec: CompletionSpec(), prefix: prefix)
+        var slots: [PositionalSlot] = positionals.flatMap { argument -> [PositionalSlot] in
+            argument.completionKind?.shopKinds.map { $0.map(PositionalSlot.live) } ?? [.argument(argument)]
+        }
+        if case .live(.customer)? = slots.first, currentCustomer() != nil { slots.removeFirst() }
+        let slot: PositionalSlot
+        if positionalCount < slots.count {
+            slot = slots[positionalCount]
+        } else if let last = slots.last, case .argument(let argument) = last, argument.isRepeating == true {
+            slot = last
+        } else {
+            return []
+        }
+        switch slot {
+        case .live(let kind): return await live(kind, prefix: prefix)
+        case .argument(let argument): return await values(of: argument, prefix: prefix)
+        }
+    }
+
+    /// What one positional word is: a live kind, or whatever argument-parser knows of it.
+    enum PositionalSlot {
+        case live(CompletionKind)
+        case argument(ArgumentInfo)
     }
 
     /// The values an option (or positional) takes.
-    func values(of argument: ArgumentInfo, spec: CompletionSpec, prefix: String) async -> [CompletionCandidate] {
-        let long = argument.names?.first(where: { $0.kind == "long" })?.name ?? argument.preferredName?.name ?? ""
-        if let kind = spec.options[long] ?? CompletionSpec.commonOptions[long] {
-            return await live(kind, prefix: prefix)
-        }
+    func values(of argument: ArgumentInfo, prefix: String) async -> [CompletionCandidate] {
+        if let kind = argument.completionKind?.shopKinds?.first { return await live(kind, prefix: prefix) }
         if let all = argument.allValues, !all.isEmpty { return plain(all, prefix: prefix, sorted: false) }
         if let file = argument.completionKind?.file {
             return await live(.file(extensions: file.extensions ?? []), prefix: prefix)
@@ -240,15 +251,6 @@ public struct CompletionEngine: Sendable {
     }
 
     // MARK: - Helpers
-
-    /// Built-in commands whose positionals are live values.
-    static let builtinSpecs: [String: CompletionSpec] = [
-        "use": CompletionSpec(positionals: [.user]),
-    ]
-
-    static func spec(of command: any ParsableCommand.Type) -> CompletionSpec {
-        (command as? any ShellCommand.Type)?.completion ?? CompletionSpec()
-    }
 
     func plain(_ values: [String], prefix: String, sorted: Bool = true) -> [CompletionCandidate] {
         var seen = Set<String>()

@@ -1,5 +1,8 @@
-// CompletionKind and CompletionSpec: what a command's positional words and option values are,
-// so Tab can offer live values from the store at the right places.
+// CompletionKind: what a command's positional words and option values are, so Tab can offer live
+// values from the store. A command declares it once, on its argument-parser declaration
+// (`@Argument(completion: .shop(.product))`); the engine reads it back from the tool info.
+
+import ArgumentParser
 
 /// What a word at some position of a command line is.
 public enum CompletionKind: Sendable, Equatable {
@@ -26,24 +29,41 @@ public enum CompletionKind: Sendable, Equatable {
     case file(extensions: [String])
 }
 
-/// The completion kinds of one command: its positionals in order and its options by long name.
-///
-/// Options not listed fall back to ``CompletionSpec/commonOptions`` (`--format`, `--color`,
-/// `--currency`, `--category`, `--user`), then to the values argument-parser knows (an
-/// enumerated type's cases, `completion: .file()`).
-public struct CompletionSpec: Sendable, Equatable {
-    public var positionals: [CompletionKind]
-    public var options: [String: CompletionKind]
+extension CompletionKind {
+    /// The kinds that live in the store, by the word that names them in a completion command.
+    static let liveKinds: [(word: String, kind: CompletionKind)] = [
+        ("none", .none), ("user", .user), ("customer", .customer), ("product", .product), ("order", .order),
+        ("category", .category), ("currency", .currency), ("operator", .auditOperator),
+    ]
 
-    public init(positionals: [CompletionKind] = [], options: [String: CompletionKind] = [:]) {
-        self.positionals = positionals
-        self.options = options
+    /// The command argument-parser's `.shellCommand` completion carries for live kinds: it asks
+    /// `shopsh __complete --values` for them, so the scripts argument-parser generates offer the
+    /// same values as Tab at the prompt.
+    static let valuesCommand = "shopsh __complete --values"
+
+    /// The kinds a `.shellCommand` completion names (nil when it is not one of shopsh's).
+    static func kinds(inShellCommand command: String) -> [CompletionKind]? {
+        guard command.hasPrefix(valuesCommand + " ") else { return nil }
+        let words = command.dropFirst(valuesCommand.count + 1).split(separator: " ")
+        let kinds = words.compactMap { word in liveKinds.first { $0.word == word }?.kind }
+        return kinds.count == words.count && !kinds.isEmpty ? kinds : nil
     }
 
-    /// Kinds of option values that mean the same in every command.
-    public static let commonOptions: [String: CompletionKind] = [
-        "currency": .currency,
-        "category": .category,
-        "user": .user,
-    ]
+    /// The word naming a live kind in a completion command (nil for fixed values and files).
+    var liveWord: String? {
+        CompletionKind.liveKinds.first { $0.kind == self }?.word
+    }
+}
+
+extension ArgumentParser.CompletionKind {
+    /// Live values from the store for this argument: one kind for one word, or (for the words
+    /// of ``CustomerArguments``) the kinds of successive words.
+    public static func shop(_ kinds: ShellKit.CompletionKind...) -> Self {
+        shop(kinds)
+    }
+
+    /// Live values from the store for successive words.
+    public static func shop(_ kinds: [ShellKit.CompletionKind]) -> Self {
+        .shellCommand(([ShellKit.CompletionKind.valuesCommand] + kinds.map { $0.liveWord ?? "none" }).joined(separator: " "))
+    }
 }

@@ -18,6 +18,8 @@ public final class CommandContext: @unchecked Sendable {
     public let host: any ShellHost
     /// Where the command comes from in a batch (`FILE:LINE`, `-c:1`), for error lines; nil at the prompt.
     public let location: String?
+    /// The command being run as its words name it (`basket add`), for usage lines.
+    public internal(set) var commandPath = ""
 
     public init(services: ShopServices, session: Session, terminal: Terminal, environment: [String: String],
                 sink: OutputSink, sinkIsTerminal: Bool, host: any ShellHost, location: String? = nil) {

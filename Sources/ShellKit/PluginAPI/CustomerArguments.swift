@@ -1,18 +1,92 @@
-// CustomerArguments: USER arguments that may be left out when `use USER` set a current customer.
+// CustomerArguments: the positional words of a command that acts on a customer: an optional
+// leading USER (left out after `use USER`), then the command's own words. Declared once per
+// command as `@OptionGroup var words: CustomerArguments<ProductWord>`; help, Tab completion,
+// the split and the usage line of its errors all come from that declaration.
 
+import ArgumentParser
 import ShopCore
 
-extension CommandContext {
-    /// Splits positional words into the USER and the rest. `expecting` is how many words follow
-    /// USER; when exactly that many are given, the current customer (`use USER`) is the USER.
+/// One positional word after USER: how usage lines name it, how help describes it, what Tab offers.
+public struct PositionalWord: Sendable {
+    public let name: String
+    public let help: String
+    public let completion: CompletionKind
+
+    public init(name: String, help: String, completion: CompletionKind) {
+        self.name = name
+        self.help = help
+        self.completion = completion
+    }
+
+    /// PRODUCT: an id or SKU.
+    public static let product = PositionalWord(name: "PRODUCT", help: "the product's id or SKU", completion: .product)
+    /// QTY: a quantity.
+    public static let quantity = PositionalWord(name: "QTY", help: "the quantity", completion: .none)
+}
+
+/// The words a customer command takes after USER.
+public protocol CustomerCommandWords: Sendable {
+    static var words: [PositionalWord] { get }
+}
+
+/// Nothing after USER (`basket show [USER]`).
+public enum NoMoreWords: CustomerCommandWords {
+    public static let words: [PositionalWord] = []
+}
+
+/// PRODUCT after USER (`basket add [USER] PRODUCT`).
+public enum ProductWord: CustomerCommandWords {
+    public static let words: [PositionalWord] = [.product]
+}
+
+/// PRODUCT QTY after USER (`basket set [USER] PRODUCT QTY`).
+public enum ProductAndQuantityWords: CustomerCommandWords {
+    public static let words: [PositionalWord] = [.product, .quantity]
+}
+
+extension CustomerCommandWords {
+    /// `[USER] PRODUCT QTY`.
+    static var synopsis: String {
+        (["[USER]"] + words.map(\.name)).joined(separator: " ")
+    }
+
+    /// The help line of the words: what USER is and what follows it.
+    static var help: String {
+        guard !words.isEmpty else { return "The customer (id, username or email); leave out after use USER." }
+        let parts = ["the customer (optional after use USER)"] + words.map(\.help)
+        let listed = parts.count == 2 ? parts.joined(separator: " and ")
+                                      : parts.dropLast().joined(separator: ", ") + ", and " + (parts.last ?? "")
+        return synopsis + ": " + listed + "."
+    }
+
+    /// The value name help shows: `user`, `user-and-product`, `user-product-qty`.
+    static var valueName: String {
+        let names = ["user"] + words.map { $0.name.lowercased() }
+        return names.count == 2 ? names.joined(separator: "-and-") : names.joined(separator: "-")
+    }
+}
+
+/// The words of a customer command: `[USER]` then `Words.words`, each once.
+public struct CustomerArguments<Words: CustomerCommandWords>: ParsableArguments {
+    @Argument(help: ArgumentHelp(Words.help, valueName: Words.valueName),
+              completion: .shop([.customer] + Words.words.map(\.completion)))
+    var typed: [String] = []
+
+    public init() {}
+
+    /// The customer and the words after it. When exactly `Words.words.count` words are typed,
+    /// the current customer (`use USER`) is the USER.
     ///
     /// `basket add emilys 162` → ("emilys", ["162"]); after `use emilys`, `basket add 162` gives the same.
-    public func customer(_ words: [String], expecting: Int, usage: String) throws(ShopError) -> (user: String, rest: [String]) {
-        if words.count == expecting + 1 { return (words[0], Array(words.dropFirst())) }
-        if words.count == expecting, let current = session.currentUser { return (current, words) }
-        if words.count == expecting {
+    public func resolve(in context: CommandContext) throws(ShopError) -> (user: String, rest: [String]) {
+        let expecting = Words.words.count
+        if typed.count == expecting + 1 { return (typed[0], Array(typed.dropFirst())) }
+        if typed.count == expecting, let current = context.session.currentUser { return (current, typed) }
+        let usage = ([context.commandPath] + [Words.synopsis]).joined(separator: " ")
+        if typed.count == expecting {
             throw .usage("\(usage): give USER (an id, username or email), or pick a customer first with: use USER")
         }
-        throw .usage("\(usage): expected \(expecting == 0 ? "USER" : "USER and \(expecting) more argument\(expecting == 1 ? "" : "s")"), got \(words.count)")
+        let expected = expecting == 0 ? "USER" : "USER and \(expecting) more argument\(expecting == 1 ? "" : "s")"
+        throw .usage("\(usage): expected \(expected), got \(typed.count)")
     }
 }

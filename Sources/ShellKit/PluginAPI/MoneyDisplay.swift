@@ -7,7 +7,8 @@ import ShopOutput
 
 /// `--currency CODE`, for every command that shows money.
 public struct CurrencyOption: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("Show money in this currency (ECB rates through EUR), e.g. EUR or JPY.", valueName: "code"))
+    @Option(help: ArgumentHelp("Show money in this currency (ECB rates through EUR), e.g. EUR or JPY.", valueName: "code"),
+            completion: .shop(.currency))
     public var currency: String?
 
     public init() {}

@@ -10,10 +10,6 @@ import ShopCore
 public protocol ShellCommand: ParsableCommand {
     func run(in context: CommandContext) async throws
 
-    /// What the positional words and option values are, for Tab completion (default: nothing
-    /// beyond what argument-parser knows).
-    static var completion: CompletionSpec { get }
-
     /// The least role that may run this command, for a command that changes the shop; nil (the
     /// default) for one that only reads. The shell refuses a command the operator's role or a
     /// read-only session may not run before it starts; the store refuses it again on its own.
@@ -21,7 +17,6 @@ public protocol ShellCommand: ParsableCommand {
 }
 
 extension ShellCommand {
-    public static var completion: CompletionSpec { CompletionSpec() }
     public static var neededRole: OperatorRole? { nil }
 }
 

@@ -152,10 +152,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
             let parsed = try prepared.result.get()
             if let command = parsed as? any ShellCommand {
                 let type = type(of: command)
-                if let needed = type.neededRole {
-                    let name = type == root ? root._commandName : root._commandName + " " + type._commandName
-                    if let refusal = session.identity.refusal(of: name, needs: needed) { throw refusal }
-                }
+                context.commandPath = type == root ? root._commandName : root._commandName + " " + type._commandName
+                if let needed = type.neededRole,
+                   let refusal = session.identity.refusal(of: context.commandPath, needs: needed) { throw refusal }
                 let audit = AuditContext(command: Self.auditText(words), operatorIdentity: session.identity)
                 try await AuditContext.$current.withValue(audit) { try await command.run(in: context) }
             } else {
