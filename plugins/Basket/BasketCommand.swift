@@ -41,20 +41,12 @@ extension BasketCommand {
             let (user, _) = try words.resolve(in: context)
             let basket = try await context.services.baskets.basket(user)
             let display = try await context.moneyDisplay(currencyOption)
-            let columns = BasketRows.lineColumns(display)
-            let rows = try basket.lines.map { try BasketRows.cells($0, display) }
-            let format = context.format(output)
-            if format == .json || format == .ndjson {
-                try Renderer.jsonDocument(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
-                                     key: "lines", rowColumns: columns, rows: rows, options: context.renderOptions(output),
-                                     to: context.sink)
-                return
-            }
-            try await context.list(columns: columns, tableView: BasketRows.lineTableView(display), options: output, page: Page(),
-                                   emptyNote: "the basket of \(basket.user.username) is empty") { emit in
-                for row in rows { try emit(row) }
-            }
-            if !basket.lines.isEmpty { context.note(try BasketRows.summary(basket, display)) }
+            let view = NestedView(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
+                                  key: "lines", rowColumns: BasketRows.lineColumns(display),
+                                  rows: try basket.lines.map { try BasketRows.cells($0, display) }, tableShowsRecord: false)
+            try context.nested(view, options: output, tableView: BasketRows.lineTableView(display),
+                               emptyNote: "the basket of \(basket.user.username) is empty",
+                               flatNote: { try BasketRows.summary(basket, display) })
         }
     }
 }

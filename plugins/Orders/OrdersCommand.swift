@@ -185,34 +185,16 @@ private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: C
     context.note(note)
 }
 
-/// Renders an order with its lines in the command's format.
+/// Renders an order with its lines: in csv and tsv each line carries its order id and the totals go to stderr.
 private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOptions, context: CommandContext) throws {
-    let options = context.renderOptions(output)
-    switch options.format {
-    case .json, .ndjson:
-        try Renderer.jsonDocument(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
-                             key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
-                             rows: try OrderRows.lineCells(order, display, withOrderID: false), options: options,
-                             to: context.sink)
-    case .csv, .tsv:
-        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: true), options: options,
-                                       sink: context.sink)
-        for row in try OrderRows.lineCells(order, display, withOrderID: true) { try writer.write(row) }
-        _ = try writer.finish()
-        context.note(try OrderRows.summary(order, display))
-    case .table:
-        // --fields picks the lines' fields; the order itself is always shown whole.
-        var head = options
-        head.fields = nil
-        try Renderer.record(columns: OrderRows.columns(display), row: try OrderRows.cells(order, display), options: head,
-                            sink: context.sink)
-        context.sink.write("\n")
-        let lines = context.renderOptions(output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)))
-        let writer = try Renderer.list(columns: OrderRows.lineColumns(display, withOrderID: false), options: lines,
-                                       sink: context.sink)
-        for row in try OrderRows.lineCells(order, display, withOrderID: false) { try writer.write(row) }
-        _ = try writer.finish()
-    }
+    let view = NestedView(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
+                          key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
+                          rows: try OrderRows.lineCells(order, display, withOrderID: false),
+                          flatColumns: OrderRows.lineColumns(display, withOrderID: true),
+                          flatRows: try OrderRows.lineCells(order, display, withOrderID: true))
+    try context.nested(view, options: output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)),
+                       emptyNote: "order \(order.id) has no lines",
+                       flatNote: { try OrderRows.summary(order, display) })
 }
 
 /// An order id: a positive whole number.

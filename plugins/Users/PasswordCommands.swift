@@ -93,13 +93,8 @@ extension UsersCommand {
                 throw PasswordSource.noTerminal(context.commandPath)
             }
             let matches = try await users.checkPassword(String(user.id), password)
-            switch context.format(output) {
-            case .json, .ndjson:
-                try context.record(columns: [Column("user"), Column("match")], row: [.text(user.username), .bool(matches)],
-                                   options: output)
-            default:
-                context.sink.write(matches ? "match\n" : "no match\n")
-            }
+            try context.answer(matches ? "match" : "no match", columns: [Column("user"), Column("match")],
+                               record: [.text(user.username), .bool(matches)], options: output)
             if !matches { throw AlreadyReported() }   // `no match` said it, as grep's status says it
         }
     }

@@ -143,6 +143,26 @@ public final class CommandContext: @unchecked Sendable {
                             sink: sink)
     }
 
+    /// Renders a record with nested rows (``NestedView``: a basket or an order with its lines).
+    /// When the rows come out flat without the record (csv, tsv; a table that leaves the record
+    /// out), `flatNote` (what they leave out, such as the totals) goes to stderr, or on a
+    /// terminal `emptyNote` when there are no rows.
+    public func nested(_ view: NestedView, options: OutputOptions, tableView: TableView? = nil,
+                       emptyNote: @autoclosure () -> String, flatNote: () throws -> String) throws {
+        let layout = try Renderer.nested(view, options: renderOptions(options, tableView: tableView), sink: sink)
+        guard case .flat(let rows, let withRecord) = layout, !withRecord else { return }
+        if rows == 0 {
+            if terminal.stderrIsTerminal { note(emptyNote()) }
+        } else {
+            note(try flatNote())
+        }
+    }
+
+    /// Renders a yes/no answer: the word for people, the record in json and ndjson.
+    public func answer(_ word: String, columns: [Column], record: [Cell], options: OutputOptions) throws {
+        try Renderer.answer(word, columns: columns, record: record, options: renderOptions(options), sink: sink)
+    }
+
     /// A message for the operator (stderr): confirmations, hints, empty-result notes. Data in it
     /// is escaped as in table cells; on a terminal it wraps at word boundaries.
     public func note(_ text: String) {

@@ -29,6 +29,25 @@ public struct OutputOptions: ParsableArguments, Sendable {
     public var noPager = false
 
     public init() {}
+
+    /// The format `-o`/`--format` asks for in a command's words (the last one given; `fallback`
+    /// when none is), read without parsing them: a command that failed to parse still reports
+    /// its error in that format. A value that is no format gives nil.
+    static func format(in words: [String], fallback: OutputFormat?) -> OutputFormat? {
+        var format = fallback
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if (word == "-o" || word == "--format"), index + 1 < words.count {
+                format = OutputFormat(rawValue: words[index + 1])
+                index += 1
+            } else if word.hasPrefix("--format=") {
+                format = OutputFormat(rawValue: String(word.dropFirst("--format=".count)))
+            }
+            index += 1
+        }
+        return format
+    }
 }
 
 /// Which rows of a listing: `--sort`, `--limit`, `--offset`, `--all`.

@@ -340,37 +340,12 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return error.isUsageError ? .usageError : .failure
     }
 
-    /// Writes one error line: `error: …`, `FILE:LINE: error: …`, or a JSON object when the
-    /// command's (or the session's) format is json or ndjson.
-    /// Data in the message (a product title, a typed reference, a file name) is escaped as in
-    /// table cells, so the line stays one line and cannot drive the terminal.
+    /// Writes one error line (``ErrorLine``): a JSON object when the command's (or the
+    /// session's) format is json or ndjson.
     func report(_ error: any Error, location: String?, words: [String]) {
         let message = ((error as? ShopError)?.message ?? "\(error)") + (abandonedRedirectNote.map { "; " + $0 } ?? "")
-        if Self.wantsJSON(words: words, session: session) {
-            let toTerminal = terminal.stderrIsTerminal
-            var object = "{\"error\":" + JSONText.quoted(message, toTerminal: toTerminal)
-            if let location { object += ",\"location\":" + JSONText.quoted(location, toTerminal: toTerminal) }
-            writeToStderr(object + "}\n")
-        } else {
-            let prefix = location.map { TerminalEscaping.escape($0) + ": " } ?? ""
-            writeToStderr(prefix + "error: " + TerminalEscaping.escape(message) + "\n")
-        }
-    }
-
-    static func wantsJSON(words: [String], session: Session) -> Bool {
-        var format = session.output.format
-        var index = 0
-        while index < words.count {
-            let word = words[index]
-            if (word == "-o" || word == "--format"), index + 1 < words.count {
-                format = OutputFormat(rawValue: words[index + 1])
-                index += 1
-            } else if word.hasPrefix("--format=") {
-                format = OutputFormat(rawValue: String(word.dropFirst("--format=".count)))
-            }
-            index += 1
-        }
-        return format == .json || format == .ndjson
+        writeToStderr(ErrorLine.text(message, location: location, format: OutputOptions.format(in: words, fallback: session.output.format),
+                                     toTerminal: terminal.stderrIsTerminal))
     }
 
     var helpColumns: Int? { terminal.stdoutIsTerminal ? Terminal.width(environment: environment) : 80 }
