@@ -30,12 +30,12 @@ struct PostgresBasketService: BasketService {
     func addToBasket(_ user: String, product: String, quantity: Int) async throws -> BasketLine {
         try BasketRules.checkQuantity(quantity, allowZero: false)
         let stamp = database.clock.timestamp()
-        if let line = try await changeInOneCall("adding to a basket", user, product, call: { customer, name, id, reference, lockWait, command in
+        if let line = try await changeInOneCall(.addToBasket, user, product, call: { customer, name, id, reference, lockWait, command in
             "SELECT * FROM shopsh_basket_add(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
         }) {
             return line
         }
-        return try await database.write("adding to a basket", needs: .support, action: "add") { connection in
+        return try await database.write(.addToBasket, action: "add") { connection in
             let logger = database.logger
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
             let item = try await PostgresProductService.find(connection, product, logger: logger)
@@ -60,12 +60,12 @@ struct PostgresBasketService: BasketService {
     func setBasketQuantity(_ user: String, product: String, quantity: Int) async throws -> BasketLine? {
         try BasketRules.checkQuantity(quantity, allowZero: true)
         let stamp = database.clock.timestamp()
-        if let line = try await changeInOneCall("setting a basket quantity", user, product, call: { customer, name, id, reference, lockWait, command in
+        if let line = try await changeInOneCall(.setBasketQuantity, user, product, call: { customer, name, id, reference, lockWait, command in
             "SELECT * FROM shopsh_basket_set(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(quantity)::integer, \(stamp)::timestamptz, \(command))"
         }) {
             return line.quantity == 0 ? nil : line
         }
-        return try await database.write("setting a basket quantity", needs: .support, action: "set") { connection in
+        return try await database.write(.setBasketQuantity, action: "set") { connection in
             let logger = database.logger
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
             let item = try await PostgresProductService.find(connection, product, logger: logger)
@@ -89,12 +89,12 @@ struct PostgresBasketService: BasketService {
     }
 
     func removeFromBasket(_ user: String, product: String) async throws {
-        if try await changeInOneCall("removing from a basket", user, product, call: { customer, name, id, reference, lockWait, command in
+        if try await changeInOneCall(.removeFromBasket, user, product, call: { customer, name, id, reference, lockWait, command in
             "SELECT * FROM shopsh_basket_remove(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(command))"
         }) != nil {
             return
         }
-        try await database.write("removing from a basket", needs: .support, action: "remove") { connection in
+        try await database.write(.removeFromBasket, action: "remove") { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             let item = try await PostgresProductService.find(connection, product, logger: database.logger)
             guard try await Self.delete(connection, customer.id, item.id, logger: database.logger) != nil else {
@@ -104,7 +104,7 @@ struct PostgresBasketService: BasketService {
     }
 
     func clearBasket(_ user: String) async throws -> Int {
-        try await database.write("clearing a basket", needs: .support, action: "clear") { connection in
+        try await database.write(.clearBasket, action: "clear") { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             var removed = 0
             for try await _ in try await connection.query(
@@ -117,7 +117,7 @@ struct PostgresBasketService: BasketService {
     }
 
     func checkout(_ user: String) async throws -> Order {
-        try await database.write("checking out", needs: .support, action: "checkout") { connection in
+        try await database.write(.checkout, action: "checkout") { connection in
             try await Self.checkout(connection, user, usersSource: database.usersSource, logger: database.logger)
         }
     }
@@ -127,10 +127,10 @@ struct PostgresBasketService: BasketService {
     /// One call of a basket function of PostgresBasketStatements: the line it changed, or nil
     /// (PostgresDatabase.changeInOneCall).
     private func changeInOneCall(
-        _ what: String, _ user: String, _ product: String,
+        _ operation: ShopOperation, _ user: String, _ product: String,
         call: (Int64?, String, Int64?, String, String?, String) -> PostgresQuery
     ) async throws(ShopError) -> BasketLine? {
-        try await database.changeInOneCall(what, user: user, product: product, call: call) { row in
+        try await database.changeInOneCall(operation, user: user, product: product, call: call) { row in
             let line = try row.decode((Int64, Int64, String, String, Int64, Int, Int, Int).self)
             return BasketLine(userID: line.0, productID: line.1, sku: line.2, title: line.3,
                               unitPrice: Money(minorUnits: line.4, currency: .usd), discount: Percentage(hundredths: line.5),

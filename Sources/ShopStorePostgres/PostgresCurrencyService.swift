@@ -102,7 +102,7 @@ struct PostgresCurrencyService: CurrencyService {
     func storeRates(_ rates: [CurrencyRate]) async throws -> Int {
         for rate in rates { _ = try CalendarDay.validate(rate.date, for: "the \(rate.currency) rate's date") }
         guard !rates.isEmpty else { return 0 }
-        try await database.write("storing rates", action: "import") { connection in
+        try await database.write(.importRates, action: "import") { connection in
             _ = try await connection.query("""
                 SELECT shopsh_store_rates(\(rates.map(\.date))::text[]::date[], \(rates.map(\.currency))::text[],
                                           \(rates.map(\.storedText))::text[]::numeric[])

@@ -46,6 +46,17 @@ struct PostgresDatabase: Sendable {
     /// `needs`: the least role that may read this, when not every role may (for the server's refusal).
     func read<T: Sendable>(_ what: String, needs: OperatorRole? = nil,
                            _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+        try await readNamed(what, needs: needs, body)
+    }
+
+    /// A read that not every role may make (ShopOperation's table says who may), as `read`.
+    func read<T: Sendable>(_ operation: ShopOperation,
+                           _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+        try await readNamed(operation.doing, needs: operation.leastRole, body)
+    }
+
+    private func readNamed<T: Sendable>(_ what: String, needs: OperatorRole?,
+                                        _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
         do {
             return try await followingFailover { try await onConnection(body) }
         } catch {
@@ -107,9 +118,10 @@ struct PostgresDatabase: Sendable {
     /// run's connection inside its transaction, without a savepoint: an error there has ended the
     /// run's transaction, so it is thrown, and the run's later commands are refused.
     /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown,
-    /// and the error says so. `needs`: the least role the server lets make this change.
-    func change<T: Sendable>(_ what: String, needs: OperatorRole,
+    /// and the error says so. The operation names the change and the least role that may make it.
+    func change<T: Sendable>(_ operation: ShopOperation,
                              _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
+        let what = operation.doing, needs = operation.leastRole
         do {
             return try await followingFailover {
                 try await onLeased { leased in
@@ -166,12 +178,13 @@ struct PostgresDatabase: Sendable {
     /// Runs `body` in one transaction; on SQLSTATE 40001 or 40P01 the transaction is rolled back by
     /// the server and `body` runs again (at most `maxAttempts` times, waiting 10, 20, 40… ms).
     /// In a run, `body` runs once, in a savepoint: its failure undoes only its own changes.
-    /// `needs`: the least role the server lets make this change (named when it refuses).
+    /// The operation names the change and the least role the server lets make it (named when it refuses).
     /// `action`: shopsh's word for the change (`add`, `stock`, …), which the server's audit rows
     /// record with the command being run (`AuditContext`); nil for a change that is not audited
     /// (a seed, which the owner marks as such).
-    func write<T: Sendable>(_ what: String, needs: OperatorRole = .admin, action: String?,
+    func write<T: Sendable>(_ operation: ShopOperation, action: String?,
                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {
+        let what = operation.doing, needs = operation.leastRole
         if let run {
             do {
                 let leased = try run.connectionInTransaction()

@@ -49,8 +49,8 @@ struct PostgresFavoritesService: FavoritesService {
 
     func addFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        if let result = try await inOneCall("adding a favourite", "add", user, product, stamp: stamp) { return result == "added" }
-        return try await database.write("adding a favourite", needs: .support, action: "add") { connection in
+        if let result = try await inOneCall(.addFavorite, "add", user, product, stamp: stamp) { return result == "added" }
+        return try await database.write(.addFavorite, action: "add") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             let rows = try await connection.query("""
@@ -64,10 +64,10 @@ struct PostgresFavoritesService: FavoritesService {
     }
 
     func removeFavorite(_ user: String, product: String) async throws -> Bool {
-        if let result = try await inOneCall("removing a favourite", "remove", user, product, stamp: database.clock.timestamp()) {
+        if let result = try await inOneCall(.removeFavorite, "remove", user, product, stamp: database.clock.timestamp()) {
             return result == "removed"
         }
-        return try await database.write("removing a favourite", needs: .support, action: "remove") { connection in
+        return try await database.write(.removeFavorite, action: "remove") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             return try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger)
@@ -78,8 +78,8 @@ struct PostgresFavoritesService: FavoritesService {
     /// leaves it (the product is a favourite either way).
     func toggleFavorite(_ user: String, product: String) async throws -> Bool {
         let stamp = database.clock.timestamp()
-        if let result = try await inOneCall("toggling a favourite", "toggle", user, product, stamp: stamp) { return result != "removed" }
-        return try await database.write("toggling a favourite", needs: .support, action: "toggle") { connection in
+        if let result = try await inOneCall(.toggleFavorite, "toggle", user, product, stamp: stamp) { return result != "removed" }
+        return try await database.write(.toggleFavorite, action: "toggle") { connection in
             let (userID, productID) = try await Self.resolve(connection, user: user, product: product, source: database.usersSource,
                                                              logger: database.logger)
             if try await Self.delete(connection, userID: userID, productID: productID, logger: database.logger) {
@@ -116,9 +116,9 @@ struct PostgresFavoritesService: FavoritesService {
 
     /// `shopsh_favorite` (PostgresBasketStatements) doing `action`: what it did (`added`,
     /// `present`, `removed`, `absent`), or nil when it declined (PostgresDatabase.changeInOneCall).
-    private func inOneCall(_ what: String, _ action: String, _ user: String, _ product: String,
+    private func inOneCall(_ operation: ShopOperation, _ action: String, _ user: String, _ product: String,
                            stamp: String) async throws(ShopError) -> String? {
-        try await database.changeInOneCall(what, user: user, product: product, call: { customer, name, id, reference, lockWait, command in
+        try await database.changeInOneCall(operation, user: user, product: product, call: { customer, name, id, reference, lockWait, command in
             "SELECT * FROM shopsh_favorite(\(customer)::bigint, \(name), \(id)::bigint, \(reference), \(lockWait), \(action), \(stamp)::timestamptz, \(command))"
         }) { row in try row.decode(String.self) }
     }

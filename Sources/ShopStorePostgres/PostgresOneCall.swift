@@ -21,7 +21,7 @@ extension PostgresDatabase {
     /// a run (see `change`), or when the session may not try: a viewer reads users masked (and may
     /// not change anything), and a read-only session's call would fail (in a run, ending it).
     func changeInOneCall<T: Sendable>(
-        _ what: String, user: String, product: String,
+        _ operation: ShopOperation, user: String, product: String,
         call: (_ customerID: Int64?, _ customerName: String, _ productID: Int64?, _ productReference: String,
                _ lockWait: String?, _ command: String) -> PostgresQuery,
         decode: @escaping (PostgresRow) throws -> T
@@ -29,7 +29,7 @@ extension PostgresDatabase {
         guard usersSource == "users", !session.isReadOnly else { return nil }
         let customer = UserReference(user), item = product.trimmingASCIISpaces
         let query = call(customer.id, customer.name, Int64(item), item, oneCallLockWait, AuditContext.current?.command ?? "")
-        let changed: T?? = try await change(what, needs: .support) { connection -> T? in
+        let changed: T?? = try await change(operation) { connection -> T? in
             for try await row in try await connection.query(query, logger: logger) {
                 return try decode(row)
             }

@@ -63,7 +63,7 @@ struct PostgresOrderService: OrderService {
     /// has the server make it (`shopsh_set_order_status`: the status machine again, under the
     /// order's lock; cancelling restocks what the order took, once; one audit row).
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
-        try await database.write("changing an order's status", needs: .support, action: "status") { connection in
+        try await database.write(.setOrderStatus, action: "status") { connection in
             let logger = database.logger
             let order = try await Self.find(connection, id, logger: logger)
             try order.status.checkMove(to: status, order: id)

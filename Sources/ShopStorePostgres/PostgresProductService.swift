@@ -78,14 +78,14 @@ struct PostgresProductService: ProductService {
     // MARK: - Writing
 
     func addProduct(_ new: NewProduct) async throws -> Product {
-        try await database.write("adding a product", action: "add") { connection in
+        try await database.write(.addProduct, action: "add") { connection in
             try await Self.insert(connection, new, stamp: database.clock.timestamp(), logger: database.logger)
         }
     }
 
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
-        return try await database.write("updating a product", action: "update") { connection in
+        return try await database.write(.updateProduct, action: "update") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
             return try await Self.find(connection, String(product.id), logger: database.logger)
@@ -93,7 +93,7 @@ struct PostgresProductService: ProductService {
     }
 
     func deleteProduct(_ reference: String) async throws -> Product {
-        try await database.write("deleting a product", action: "delete") { connection in
+        try await database.write(.deleteProduct, action: "delete") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             try await connection.query("DELETE FROM products WHERE id = \(product.id)", logger: database.logger)
             return product
@@ -103,7 +103,7 @@ struct PostgresProductService: ProductService {
     /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
     func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
         if let product = try await stockInOneStatement(reference, change) { return product }
-        return try await database.write("adjusting stock", action: "stock") { connection in
+        return try await database.write(.adjustStock, action: "stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             let newStock = try change.applied(to: product)
             let stamp = database.clock.timestamp()
@@ -132,7 +132,7 @@ struct PostgresProductService: ProductService {
         let trimmed = reference.trimmingASCIISpaces
         let command = AuditContext.current?.command ?? ""
         let stamp = database.clock.timestamp()
-        let changed: Product?? = try await database.change("adjusting stock", needs: .admin) { connection -> Product? in
+        let changed: Product?? = try await database.change(.adjustStock) { connection -> Product? in
             for try await row in try await connection.query("""
                 WITH named AS (SELECT set_config('shopsh.command', \(command), true), set_config('shopsh.action', 'stock', true),
                                       CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
@@ -154,7 +154,7 @@ struct PostgresProductService: ProductService {
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
-        try await database.write("importing products", action: "import") { connection in
+        try await database.write(.importProducts, action: "import") { connection in
             var summary = ImportSummary(inserted: 0, updated: 0)
             let stamp = database.clock.timestamp()
             for (offset, new) in products.enumerated() {

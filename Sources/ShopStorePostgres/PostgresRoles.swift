@@ -12,8 +12,10 @@
 //   admin    + users' password hashes                      + products, users, currencies, currency_rates,
 //                                                          shop_meta; rates also through shopsh_store_rates
 //
-// Nobody but the store's owner writes orders, order lines or the audit log directly: the server's
-// triggers record every change (PostgresServerRules). A DBA grants one role to each login:
+// The "changes" column is generated: each operation of ShopCore's table of roles (ShopOperation)
+// has its privileges here (`privileges(of:)`), granted to the operation's least role. Nobody but
+// the store's owner writes orders, order lines or the audit log directly: the server's triggers
+// record every change (PostgresServerRules). A DBA grants one role to each login:
 // `GRANT shopsh_support TO alice;`.
 
 import Logging
@@ -25,16 +27,82 @@ public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
     static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates"
 
-    /// The tables an admin may change directly (every change recorded by the server's triggers):
-    /// not orders and their lines, which change only through the operations below.
-    static let adminTables = "shop_meta, products, users, basket_lines, favorites, currencies, currency_rates"
+    /// What the server must let a role do for each operation of ShopCore's table of roles; the
+    /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
+    /// Orders, their lines and the audit log are never written directly: only through the
+    /// owner's functions and the server's triggers.
+    static func privileges(of operation: ShopOperation) -> [Privilege] {
+        let lockBasket = Privilege.execute("shopsh_lock_basket(BIGINT)")
+        switch operation {
+        case .addToBasket: return [.on("basket_lines", "INSERT", "UPDATE"), lockBasket]
+        case .setBasketQuantity: return [.on("basket_lines", "INSERT", "UPDATE", "DELETE"), lockBasket]
+        case .removeFromBasket, .clearBasket: return [.on("basket_lines", "DELETE"), lockBasket]
+        case .checkout: return [.execute("shopsh_checkout(BIGINT)"), lockBasket]
+        case .addFavorite: return [.on("favorites", "INSERT")]
+        case .removeFavorite: return [.on("favorites", "DELETE")]
+        case .toggleFavorite: return [.on("favorites", "INSERT", "DELETE")]
+        case .setOrderStatus: return [.execute("shopsh_set_order_status(BIGINT, TEXT)")]
+        // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
+        case .addProduct, .importProducts: return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE")]
+        case .updateProduct, .adjustStock: return [.on("products", "UPDATE")]
+        case .deleteProduct: return [.on("products", "DELETE")]
+        case .importRates:
+            return [.on("currencies", "INSERT", "UPDATE", "DELETE"), .on("currency_rates", "INSERT", "UPDATE", "DELETE"),
+                    .execute("shopsh_store_rates(DATE[], TEXT[], NUMERIC[])")]
+        case .addUser: return [.on("users", "INSERT"), .on("shop_meta", "UPDATE")]
+        case .updateUser, .setUserStatus, .setPassword, .checkPassword: return [.on("users", "UPDATE")]
+        case .deleteUser: return [.on("users", "DELETE")]
+        // Filling a new store writes every table a shop starts with.
+        case .seedStore:
+            return ["shop_meta", "products", "users", "basket_lines", "favorites", "currencies", "currency_rates"]
+                .map { .on($0, "INSERT", "UPDATE", "DELETE") }
+        // Only the owner of the tables changes the schema: no grant allows it.
+        case .migrateSchema: return []
+        }
+    }
 
-    /// The functions through which support changes what it may not change directly: the basket's
-    /// row lock, checkout and an order's status.
-    static let supportFunctions = "shopsh_lock_basket(BIGINT), shopsh_checkout(BIGINT), shopsh_set_order_status(BIGINT, TEXT)"
+    /// One privilege: some of INSERT, UPDATE, DELETE on a table, or EXECUTE on a function.
+    struct Privilege: Equatable {
+        var object: String
+        var kinds: [String]
+        var isFunction: Bool
 
-    /// The functions only an admin may call: storing a file's exchange rates (one audit row).
-    static let adminFunctions = "shopsh_store_rates(DATE[], TEXT[], NUMERIC[])"
+        static func on(_ table: String, _ kinds: String...) -> Privilege {
+            Privilege(object: table, kinds: kinds, isFunction: false)
+        }
+
+        static func execute(_ function: String) -> Privilege {
+            Privilege(object: function, kinds: ["EXECUTE"], isFunction: true)
+        }
+    }
+
+    /// The GRANTs of `role`'s changes: every privilege of the operations whose least role it is,
+    /// one statement per object (kinds in a fixed order), objects in the order first met.
+    static func changeGrants(to role: OperatorRole) -> [String] {
+        var objects: [(object: String, isFunction: Bool)] = []
+        var kinds: [String: Set<String>] = [:]
+        for operation in ShopOperation.allCases where operation.leastRole == role {
+            for privilege in privileges(of: operation) {
+                if kinds[privilege.object] == nil { objects.append((privilege.object, privilege.isFunction)) }
+                kinds[privilege.object, default: []].formUnion(privilege.kinds)
+            }
+        }
+        return objects.map { object in
+            let granted = ["SELECT", "INSERT", "UPDATE", "DELETE", "EXECUTE"].filter { kinds[object.object]?.contains($0) == true }
+            return "GRANT \(granted.joined(separator: ", ")) ON \(object.isFunction ? "FUNCTION " : "")\(object.object) TO \(role.serverRoleName)"
+        }
+    }
+
+    /// Every function some operation's privileges name (their grants are revoked before each set-up).
+    static var grantedFunctions: String {
+        var names: [String] = []
+        for operation in ShopOperation.allCases {
+            for privilege in privileges(of: operation) where privilege.isFunction && !names.contains(privilege.object) {
+                names.append(privilege.object)
+            }
+        }
+        return names.joined(separator: ", ")
+    }
 
     /// The three group roles, weakest first, for statements (constant SQL).
     static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
@@ -66,24 +134,20 @@ public enum PostgresRoles {
         return [
             // Start from nothing, so that running it again re-applies exactly these grants.
             "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked FROM \(groupRoles)",
-            "REVOKE ALL ON FUNCTION \(supportFunctions), \(adminFunctions) FROM \(groupRoles)",
+            "REVOKE ALL ON FUNCTION \(grantedFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
                             schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
-
-            // support: the customers' data (never a password hash), baskets, favourites; checkout and
-            // order status only through the owner's functions. Nobody writes the audit log: the server does.
+            // support: reads the customers' data (never a password hash) and the audit log.
+            // Nobody writes the audit log: the server does.
             "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",
             "GRANT SELECT ON audit_log TO \(support)",
-            "GRANT SELECT, INSERT, UPDATE, DELETE ON basket_lines, favorites TO \(support)",
-            "GRANT EXECUTE ON FUNCTION \(supportFunctions) TO \(support)",
-            // admin: the catalogue, the customers, the rates; orders stay the operations' (inherited).
+            // admin: reads everything, password hashes too.
             "GRANT SELECT ON \(shopTables) TO \(admin)",
-            "GRANT INSERT, UPDATE, DELETE ON \(adminTables) TO \(admin)",
-            "GRANT EXECUTE ON FUNCTION \(adminFunctions) TO \(admin)",
-        ]
+            // Changes: what ShopCore's table of roles lets each role do.
+        ] + OperatorRole.allCases.flatMap(changeGrants(to:))
     }
 
     /// For a migration, by the store's owner: when the roles exist (the store was set up before),

@@ -204,7 +204,7 @@ enum PostgresSchema {
                 throw PostgresErrors.shopError(error, doing: "preparing the schema")
             }
         }
-        return try await database.write("migrating the schema", action: nil) { connection in try await apply(connection, through: lastVersion, logger: logger) }
+        return try await database.write(.migrateSchema, action: nil) { connection in try await apply(connection, through: lastVersion, logger: logger) }
     }
 
     /// For a read-only session, which never migrates: one line unless the schema is current.

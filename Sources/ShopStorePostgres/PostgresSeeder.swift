@@ -109,7 +109,7 @@ final class PostgresSeeder: ShopSeeder {
         } catch {
             throw (error as? ShopError) ?? .invalidInput("\(error)")
         }
-        let wrote = try await database.write("writing the seed", action: nil) { connection -> Bool in
+        let wrote = try await database.write(.seedStore, action: nil) { connection -> Bool in
             try await seeder.write(on: connection, logger: database.logger)
         }
         return wrote ? value : nil

@@ -60,7 +60,7 @@ struct PostgresUserService: UserService {
     func addUser(_ new: NewUser) async throws -> User {
         let user = try UserRules.checked(new)
         let stamp = database.clock.timestamp()
-        return try await database.write("adding a user", action: "add") { connection in
+        return try await database.write(.addUser, action: "add") { connection in
             // The id first: its lock also orders two adds of one name, so the later one is refused here.
             let id = try await Self.nextID(connection, logger: database.logger)
             try await Self.checkUnique(connection, username: user.username, email: user.email, except: nil, logger: database.logger)
@@ -86,7 +86,7 @@ struct PostgresUserService: UserService {
         let setsPhone = changes.phone != nil
         let phone = try changes.phone.flatMap { try UserRules.phone($0) }
         let role = changes.role?.rawValue
-        return try await database.write("updating a user", action: "update") { connection in
+        return try await database.write(.updateUser, action: "update") { connection in
             let user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
             try await Self.checkUnique(connection, username: username, email: email, except: user.id, logger: database.logger)
             try await connection.query("""
@@ -104,7 +104,7 @@ struct PostgresUserService: UserService {
     }
 
     func setUserStatus(_ reference: String, _ status: UserStatus) async throws -> User {
-        try await database.write("setting a user's status", action: status == .disabled ? "disable" : "enable") { connection in
+        try await database.write(.setUserStatus, action: status == .disabled ? "disable" : "enable") { connection in
             var user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
             try await connection.query("UPDATE users SET status = \(status.rawValue) WHERE id = \(user.id)",
                                        logger: database.logger)
@@ -120,7 +120,7 @@ struct PostgresUserService: UserService {
             try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger).id
         }
         let hash = try PasswordHasher.hash(password)
-        try await database.write("setting a password", action: "passwd") { connection in
+        try await database.write(.setPassword, action: "passwd") { connection in
             let rows = try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id) RETURNING id",
                                                   logger: database.logger)
             var updated = false
@@ -136,7 +136,7 @@ struct PostgresUserService: UserService {
     /// admin may read the hash (and so check a password) or store a new one. The new hash is
     /// audited (`rehash`), as every change to the users table is.
     func checkPassword(_ reference: String, _ password: String) async throws -> Bool {
-        let (id, stored) = try await database.read("checking a password", needs: .admin) { connection -> (Int64, String?) in
+        let (id, stored) = try await database.read(.checkPassword) { connection -> (Int64, String?) in
             let user = try await PostgresUserLookup.find(connection, reference, source: database.usersSource, logger: database.logger)
             for try await hash in try await connection.query("SELECT password_hash FROM users WHERE id = \(user.id)",
                                                               logger: database.logger).decode(String?.self) {
@@ -149,7 +149,7 @@ struct PostgresUserService: UserService {
         let mayWrite = database.session.identity.map { $0.role == .admin && !$0.isReadOnly } ?? true
         if verdict.matches && verdict.needsRehash && mayWrite {
             let stronger = try PasswordHasher.hash(password)
-            _ = try? await database.write("storing a stronger password hash", action: "rehash") { connection in
+            _ = try? await database.write(.checkPassword, action: "rehash") { connection in
                 _ = try await connection.query("""
                     UPDATE users SET password_hash = \(stronger) WHERE id = \(id) AND password_hash = \(stored)
                     """, logger: database.logger)
@@ -159,7 +159,7 @@ struct PostgresUserService: UserService {
     }
 
     func deleteUser(_ reference: String) async throws -> User {
-        try await database.write("deleting a user", action: "delete") { connection in
+        try await database.write(.deleteUser, action: "delete") { connection in
             let user = try await PostgresUserLookup.find(connection, reference, lock: true, logger: database.logger)
             // The foreign keys take the basket and favourites with the user (the server records only
             // the user's delete); orders stay: orders.user_id is ON DELETE SET NULL and

@@ -54,7 +54,7 @@ extension BasketCommand {
 extension BasketCommand {
     /// `basket add [USER] PRODUCT [--qty N]`.
     struct Add: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .addToBasket
         static let configuration = CommandConfiguration(abstract: "Put a product in a basket (adding to the line if it is there).")
 
         @OptionGroup var words: CustomerArguments<ProductWord>
@@ -79,7 +79,7 @@ extension BasketCommand {
 extension BasketCommand {
     /// `basket set [USER] PRODUCT QTY`.
     struct Set: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .setBasketQuantity
         static let configuration = CommandConfiguration(abstract: "Set how many of a product a basket holds (0 removes the line).")
 
         @OptionGroup var words: CustomerArguments<ProductAndQuantityWords>
@@ -107,7 +107,7 @@ extension BasketCommand {
 extension BasketCommand {
     /// `basket remove [USER] PRODUCT`.
     struct Remove: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .removeFromBasket
         static let configuration = CommandConfiguration(abstract: "Take a product out of a basket.")
 
         @OptionGroup var words: CustomerArguments<ProductWord>
@@ -123,7 +123,7 @@ extension BasketCommand {
 extension BasketCommand {
     /// `basket clear [USER]`.
     struct Clear: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .clearBasket
         static let configuration = CommandConfiguration(abstract: "Empty a basket.")
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
@@ -161,7 +161,7 @@ extension BasketCommand {
 extension BasketCommand {
     /// `basket checkout [USER]`.
     struct Checkout: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .checkout
         static let configuration = CommandConfiguration(abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
             discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")
 

@@ -117,7 +117,7 @@ extension CurrencyCommand {
 extension CurrencyCommand {
     /// `currency import FILE`.
     struct Import: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .importRates
         static let configuration = CommandConfiguration(abstract: "Import ECB rates: daily XML, daily CSV or the full history CSV (all or nothing).",
             discussion: "Refuses, naming the line, days that do not exist, codes not in the ISO 4217 list (see: currency codes) and a EUR rate other than 1.")
 

@@ -53,7 +53,7 @@ private struct FavoriteTarget {
 extension FavoritesCommand {
     /// `favorites add [USER] PRODUCT`.
     struct Add: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .addFavorite
         static let configuration = CommandConfiguration(abstract: "Mark a product as a customer's favourite (adding twice changes nothing).")
 
         @OptionGroup var words: CustomerArguments<ProductWord>
@@ -72,7 +72,7 @@ extension FavoritesCommand {
 extension FavoritesCommand {
     /// `favorites remove [USER] PRODUCT`.
     struct Remove: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .removeFavorite
         static let configuration = CommandConfiguration(abstract: "Remove a product from a customer's favourites.")
 
         @OptionGroup var words: CustomerArguments<ProductWord>
@@ -91,7 +91,7 @@ extension FavoritesCommand {
 extension FavoritesCommand {
     /// `favorites toggle [USER] PRODUCT`.
     struct Toggle: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .toggleFavorite
         static let configuration = CommandConfiguration(abstract: "Add a product to a customer's favourites, or remove it if it is there.")
 
         @OptionGroup var words: CustomerArguments<ProductWord>

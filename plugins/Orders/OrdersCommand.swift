@@ -99,7 +99,7 @@ extension OrdersCommand {
 extension OrdersCommand {
     /// `orders status ID NEW`.
     struct Status: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .setOrderStatus
         static let configuration = CommandConfiguration(abstract: "Move an order to a new status (placed → paid → shipped → delivered; placed/paid → cancelled).")
 
         @Argument(help: "The order's id.", completion: .shop(.order))
@@ -123,7 +123,7 @@ extension OrdersCommand {
 extension OrdersCommand {
     /// `orders cancel ID`.
     struct Cancel: ShellCommand {
-        static let neededRole: OperatorRole? = .support
+        static let operation: ShopOperation? = .setOrderStatus
         static let configuration = CommandConfiguration(abstract: "Cancel a placed or paid order and put its stock back.")
 
         @Argument(help: "The order's id.", completion: .shop(.order))

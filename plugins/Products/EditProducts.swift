@@ -42,7 +42,7 @@ struct ProductFieldOptions: ParsableArguments {
 extension ProductsCommand {
     /// `products add --title T --price P --category C …`.
     struct Add: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .addProduct
         static let configuration = CommandConfiguration(abstract: "Add a product.")
 
         @OptionGroup var fields: ProductFieldOptions
@@ -71,7 +71,7 @@ extension ProductsCommand {
 extension ProductsCommand {
     /// `products update ID …`.
     struct Update: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .updateProduct
         static let configuration = CommandConfiguration(abstract: "Change a product's fields.")
 
         @Argument(help: "The product's id or SKU.", completion: .shop(.product))
@@ -95,7 +95,7 @@ extension ProductsCommand {
 extension ProductsCommand {
     /// `products delete ID`.
     struct Delete: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .deleteProduct
         static let configuration = CommandConfiguration(abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
 
         @Argument(help: "The product's id or SKU.", completion: .shop(.product))
@@ -111,7 +111,7 @@ extension ProductsCommand {
 extension ProductsCommand {
     /// `products stock ID +N|-N|=N`.
     struct Stock: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .adjustStock
         static let configuration = CommandConfiguration(abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
 
         @Argument(help: "The product's id or SKU.", completion: .shop(.product))
@@ -141,7 +141,7 @@ extension ProductsCommand {
 extension ProductsCommand {
     /// `products import FILE`.
     struct Import: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .importProducts
         static let configuration = CommandConfiguration(abstract: "Import products from a DummyJSON JSON file or a CSV file (all or nothing).",
             discussion: "Products whose SKU exists are updated, others are added. A bad record stops the import with its position; nothing from the file is applied.")
 

@@ -37,7 +37,7 @@ struct UserFieldOptions: ParsableArguments {
 extension UsersCommand {
     /// `users add --username U --email E …`.
     struct Add: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .addUser
         static let configuration = CommandConfiguration(abstract: "Add a user (set a password afterwards with users passwd).")
 
         @OptionGroup var fields: UserFieldOptions
@@ -65,7 +65,7 @@ extension UsersCommand {
 extension UsersCommand {
     /// `users update USER …`.
     struct Update: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .updateUser
         static let configuration = CommandConfiguration(abstract: "Change a user's fields.")
 
         @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
@@ -101,7 +101,7 @@ private func setStatus(_ reference: String, _ status: UserStatus, context: Comma
 extension UsersCommand {
     /// `users disable USER`.
     struct Disable: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .setUserStatus
         static let configuration = CommandConfiguration(abstract: "Disable a user (they can no longer order); enable undoes it.")
 
         @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
@@ -116,7 +116,7 @@ extension UsersCommand {
 extension UsersCommand {
     /// `users enable USER`.
     struct Enable: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .setUserStatus
         static let configuration = CommandConfiguration(abstract: "Enable a disabled user.")
 
         @Argument(help: ArgumentHelp("The user's id, username or email.", valueName: "user"), completion: .shop(.user))
@@ -131,7 +131,7 @@ extension UsersCommand {
 extension UsersCommand {
     /// `users delete USER [--yes]`.
     struct Delete: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .deleteUser
         static let configuration = CommandConfiguration(abstract: "Delete a user with their basket and favourites; their orders are kept.",
             discussion: "Asks for confirmation on a terminal; elsewhere (scripts, pipes) --yes is required.")
 

@@ -39,7 +39,7 @@ struct PasswordSource: ParsableArguments {
 extension UsersCommand {
     /// `users passwd [USER]`.
     struct Passwd: ShellCommand {
-        static let neededRole: OperatorRole? = .admin
+        static let operation: ShopOperation? = .setPassword
         static let configuration = CommandConfiguration(abstract: "Set a user's password (asked twice without echo, at least 6 characters).",
             discussion: "In scripts, or when stdin is not a terminal, give --password-file FILE: its first line is the password.")
 

@@ -10,14 +10,18 @@ import ShopCore
 public protocol ShellCommand: ParsableCommand {
     func run(in context: CommandContext) async throws
 
-    /// The least role that may run this command, for a command that changes the shop; nil (the
-    /// default) for one that only reads. The shell refuses a command the operator's role or a
-    /// read-only session may not run before it starts; the store refuses it again on its own.
-    static var neededRole: OperatorRole? { get }
+    /// The change this command makes, for a command that changes the shop; nil (the default)
+    /// for one that only reads. Its least role (ShopOperation's table) decides: the shell refuses
+    /// a command the operator's role or a read-only session may not run before it starts; the
+    /// store refuses it again on its own.
+    static var operation: ShopOperation? { get }
 }
 
 extension ShellCommand {
-    public static var neededRole: OperatorRole? { nil }
+    public static var operation: ShopOperation? { nil }
+
+    /// The least role that may run this command (nil: any role, for a command that only reads).
+    public static var neededRole: OperatorRole? { operation?.leastRole }
 }
 
 /// A plugin: one noun of the shell (`products`, `basket`, …) with its subcommands.

@@ -1,0 +1,118 @@
+// RolesTableTests: every command that changes the shop names its ShopOperation (the one table of
+// roles), and one that only reads names none — found by running each command on the demo shop and
+// watching the audit log, where every change leaves a row.
+
+import ArgumentParser
+import Foundation
+import Testing
+import ShellKit
+import ShopCore
+import TestSupport
+@testable import shopsh
+
+@Suite struct RolesTableTests {
+    /// One line per command that runs it successfully on the demo shop, in an order where each
+    /// finds what it needs (an order to move, a user to delete). A new command needs a line here.
+    static let samples: [(command: String, line: String)] = [
+        ("products list", "products list --limit 2"),
+        ("products show", "products show 1"),
+        ("products search", "products search phone"),
+        ("products categories", "products categories"),
+        ("products add", "products add --title Lamp --price 12.50 --category lighting --stock 3"),
+        ("products update", "products update 1 --price 10.01"),
+        ("products stock", "products stock 2 +5"),
+        ("products import", "products import PRODUCTS_FILE"),
+        ("products delete", "products delete 3"),
+        ("basket show", "basket show emilys"),
+        ("basket total", "basket total emilys"),
+        ("basket add", "basket add emilys 5 --qty 2"),
+        ("basket set", "basket set emilys 5 3"),
+        ("basket remove", "basket remove emilys 5"),
+        ("basket checkout", "basket checkout emilys"),
+        ("basket clear", "basket clear michaelw"),
+        ("favorites list", "favorites list emilys"),
+        ("favorites top", "favorites top"),
+        ("favorites add", "favorites add emilys 7"),
+        ("favorites toggle", "favorites toggle emilys 8"),
+        ("favorites remove", "favorites remove emilys 7"),
+        ("orders list", "orders list"),
+        ("orders show", "orders show 1"),
+        ("orders stats", "orders stats"),
+        ("orders status", "orders status 1 paid"),
+        ("orders cancel", "orders cancel 1"),
+        ("users list", "users list --limit 2"),
+        ("users show", "users show emilys"),
+        ("users add", "users add --username zed --email zed@example.com --first-name Zed --last-name Z"),
+        ("users update", "users update zed --phone 123"),
+        ("users disable", "users disable zed"),
+        ("users enable", "users enable zed"),
+        ("users passwd", "users passwd zed --password-file PASSWORD_FILE"),
+        ("users check-password", "users check-password emilys --password-file PASSWORD_FILE"),
+        ("users delete", "users delete zed --yes"),
+        ("currency rates", "currency rates"),
+        ("currency convert", "currency convert 100 USD JPY"),
+        ("currency codes", "currency codes"),
+        ("currency import", "currency import RATES_FILE"),
+        ("audit list", "audit list --limit 2"),
+        ("audit show", "audit show 1"),
+    ]
+
+    /// Every plugin command as typed (`basket add`), with its type.
+    static var commands: [(name: String, type: any ParsableCommand.Type)] {
+        allPlugins.flatMap { plugin in
+            plugin.command.configuration.subcommands.map { (plugin.name + " " + $0._commandName, $0) }
+        }
+    }
+
+    @Test func everyCommandHasASample() {
+        #expect(Set(Self.commands.map(\.name)) == Set(Self.samples.map(\.command)))
+    }
+
+    @Test func aCommandNamesAnOperationExactlyWhenItChangesTheShop() async throws {
+        let shop = try await ShellHarness(plugins: allPlugins, demo: true)
+        let password = shop.folder.appendingPathComponent("password").path
+        try "secret-1234\n".write(toFile: password, atomically: true, encoding: .utf8)
+        let products = shop.folder.appendingPathComponent("products.csv").path
+        try "title,price,category,stock\nKettle,19.99,kitchen-accessories,4\n".write(toFile: products, atomically: true, encoding: .utf8)
+        let rates = shop.folder.appendingPathComponent("rates.csv").path
+        try "Date,USD,JPY,\n2026-11-20,1.0512,161.20,\n".write(toFile: rates, atomically: true, encoding: .utf8)
+        let types = Dictionary(uniqueKeysWithValues: Self.commands.map { ($0.name, $0.type) })
+
+        for sample in Self.samples {
+            let line = sample.line.replacingOccurrences(of: "PASSWORD_FILE", with: password)
+                .replacingOccurrences(of: "PRODUCTS_FILE", with: products).replacingOccurrences(of: "RATES_FILE", with: rates)
+            let before = try await Self.auditRows(shop.services)
+            let (outcome, _) = await shop.run(line)
+            let changed = try await Self.auditRows(shop.services) > before
+            // check-password answers `no match` with status 1 and changes nothing.
+            #expect(outcome == .success || sample.command == "users check-password", "\(line): \(shop.stderr)")
+            let operation = (types[sample.command] as? any ShellCommand.Type)?.operation
+            #expect(changed == (operation != nil),
+                    "\(sample.command) \(changed ? "changed the shop but names no ShopOperation" : "names \(operation.map { "\($0)" } ?? "") but changed nothing")")
+        }
+    }
+
+    @Test func theShellRefusesEachOperationBelowItsLeastRoleAndNothingChanges() async throws {
+        for role in [OperatorRole.viewer, .support] {
+            let identity = OperatorIdentity(name: "tester", role: role,
+                                            readOnlyReason: role == .viewer ? OperatorIdentity.viewerReadOnlyReason : nil)
+            let shop = try await ShellHarness(plugins: allPlugins, demo: true, identity: identity)
+            let types = Dictionary(uniqueKeysWithValues: Self.commands.map { ($0.name, $0.type) })
+            for sample in Self.samples {
+                guard let operation = (types[sample.command] as? any ShellCommand.Type)?.operation,
+                      role < operation.leastRole else { continue }
+                let before = try await Self.auditRows(shop.services)
+                let (outcome, _) = await shop.run(sample.line)
+                #expect(outcome == .failure, "\(sample.line) as \(role)")
+                #expect(shop.stderr.contains("\(sample.command) needs the \(operation.leastRole.rawValue) role"), "\(sample.line) as \(role)")
+                #expect(try await Self.auditRows(shop.services) == before)
+            }
+        }
+    }
+
+    private static func auditRows(_ services: ShopServices) async throws -> Int {
+        var count = 0
+        try await services.audit.listAudit(AuditFilter(), page: Page()) { _ in count += 1 }
+        return count
+    }
+}
