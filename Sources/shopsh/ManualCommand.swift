@@ -44,11 +44,11 @@ struct ManualPage {
     }
 
     private mutating func build() throws {
-        let global = try ManualToolInfo.load(GlobalOptions.self)
-        let initOptions = try ManualToolInfo.load(InitOptions.self)
-        let rolesOptions = try ManualToolInfo.load(RolesOptions.self)
-        let plugins = try allPlugins.map { try ManualToolInfo.load($0.command) }
-        let builtins = try BuiltinCommands.all.map { try ManualToolInfo.load($0) }
+        let global = try CommandInfo.manual(GlobalOptions.self)
+        let initOptions = try CommandInfo.manual(InitOptions.self)
+        let rolesOptions = try CommandInfo.manual(RolesOptions.self)
+        let plugins = try allPlugins.map { try CommandInfo.manual($0.command) }
+        let builtins = try BuiltinCommands.all.map { try CommandInfo.manual($0) }
         let version = GlobalOptions.configuration.version.isEmpty ? "" : " " + GlobalOptions.configuration.version
 
         sharedGroups = ManualText.sharedGroupTitles.map { title in
@@ -117,7 +117,7 @@ struct ManualPage {
     // MARK: - Commands
 
     /// One command: its synopsis, abstract, discussion and options, then its subcommands.
-    private mutating func command(_ info: ManualCommandInfo, path: [String], isPluginRoot: Bool) {
+    private mutating func command(_ info: CommandInfo, path: [String], isPluginRoot: Bool) {
         let subcommands = info.visibleSubcommands
         if !(isPluginRoot && !subcommands.isEmpty && info.visibleArguments.isEmpty) {
             lines.append(".PP")
@@ -125,8 +125,8 @@ struct ManualPage {
             lines.append(".RS 4")
             if !isPluginRoot {
                 lines += Roff.paragraphs(info.abstract ?? "")
-                if let aliases = info.aliases, !aliases.isEmpty, !aliases.allSatisfy({ (info.abstract ?? "").contains($0) }) {
-                    lines.append("Also: " + aliases.map(Roff.bold).joined(separator: ", ") + ".")
+                if !info.aliases.isEmpty, !info.aliases.allSatisfy({ (info.abstract ?? "").contains($0) }) {
+                    lines.append("Also: " + info.aliases.map(Roff.bold).joined(separator: ", ") + ".")
                 }
                 if let discussion = info.discussion {
                     lines.append(".PP")
@@ -151,7 +151,7 @@ struct ManualPage {
     }
 
     /// Takes out the option groups every data command shares; returns their titles and the rest.
-    private func splitShared(_ arguments: [ManualArgumentInfo]) -> (shared: [String], own: [ManualArgumentInfo]) {
+    private func splitShared(_ arguments: [ArgumentInfo]) -> (shared: [String], own: [ArgumentInfo]) {
         var remaining = arguments
         var titles: [String] = []
         for group in sharedGroups where !group.identities.isEmpty {
@@ -167,11 +167,11 @@ struct ManualPage {
     // MARK: - Synopses and options
 
     /// `\fBbasket add\fR \fIuser\fR \fIproduct\fR [\fIoptions\fR]`.
-    private func synopsisLine(_ info: ManualCommandInfo, path: [String]) -> String {
+    private func synopsisLine(_ info: CommandInfo, path: [String]) -> String {
         Roff.protect(synopsis(info, path: path))
     }
 
-    private func synopsis(_ info: ManualCommandInfo, path: [String]) -> String {
+    private func synopsis(_ info: CommandInfo, path: [String]) -> String {
         var parts = [Roff.bold(path.joined(separator: " "))]
         let arguments = info.visibleArguments
         if arguments.contains(where: { !$0.isPositional }) { parts.append("[\\fIoptions\\fR]") }
@@ -186,7 +186,7 @@ struct ManualPage {
     }
 
     /// A tagged list of options (and arguments); with `grouped`, under their section titles.
-    private func options(_ arguments: [ManualArgumentInfo], grouped: Bool) -> [String] {
+    private func options(_ arguments: [ArgumentInfo], grouped: Bool) -> [String] {
         var result: [String] = []
         var currentTitle: String? = nil
         for argument in arguments {
@@ -202,7 +202,7 @@ struct ManualPage {
     }
 
     /// `\fB\-o\fR, \fB\-\-format\fR \fIformat\fR`.
-    private func tag(_ argument: ManualArgumentInfo) -> String {
+    private func tag(_ argument: ArgumentInfo) -> String {
         if argument.isPositional {
             var text = Roff.italic(argument.valueName ?? "value")
             if argument.isRepeating == true { text += " ..." }
@@ -216,7 +216,7 @@ struct ManualPage {
     }
 
     /// The abstract, with the allowed values and the default when the abstract does not say them.
-    private func description(_ argument: ManualArgumentInfo) -> String {
+    private func description(_ argument: ArgumentInfo) -> String {
         var text = argument.abstract ?? ""
         if let values = argument.allValues, !values.isEmpty, !values.allSatisfy({ text.contains($0) }) {
             text += (text.isEmpty ? "" : " ") + "One of: " + values.joined(separator: ", ") + "."

@@ -1,8 +1,9 @@
-// ManualRoff: roff escaping and the command-tree description read from argument-parser's
+// ManualRoff: roff escaping, and what the man page adds to ShellKit's reading of argument-parser's
 // tool-info dump (`--experimental-dump-help`), for the generated man page.
 
 import ArgumentParser
 import Foundation
+import ShellKit
 
 /// Turns plain text into roff text that renders as itself.
 enum Roff {
@@ -64,73 +65,7 @@ enum Roff {
     }
 }
 
-/// The parts of argument-parser's ToolInfoV0 the manual uses (see ArgumentParserToolInfo).
-struct ManualToolInfo: Decodable {
-    var command: ManualCommandInfo
-}
-
-struct ManualCommandInfo: Decodable {
-    var commandName: String
-    var superCommands: [String]?
-    var shouldDisplay: Bool?
-    var aliases: [String]?
-    var abstract: String?
-    var discussion: String?
-    var subcommands: [ManualCommandInfo]?
-    var arguments: [ManualArgumentInfo]?
-
-    /// The subcommands an operator sees (no hidden ones, no generated `help`).
-    var visibleSubcommands: [ManualCommandInfo] {
-        (subcommands ?? []).filter { $0.shouldDisplay != false && $0.commandName != "help" }
-    }
-
-    /// The arguments an operator sees (no hidden ones, no `--help`/`--version`).
-    var visibleArguments: [ManualArgumentInfo] {
-        (arguments ?? []).filter { argument in
-            guard argument.shouldDisplay != false else { return false }
-            let names = (argument.names ?? []).map(\.name)
-            return !names.contains("help") && !names.contains("version") && !names.contains("experimental-dump-help")
-        }
-    }
-}
-
-struct ManualArgumentInfo: Decodable {
-    struct Name: Decodable, Equatable {
-        var kind: String
-        var name: String
-
-        /// How it is typed: `-o`, `--format`, `-long`.
-        var typed: String {
-            switch kind {
-            case "short": return "-" + name
-            case "longWithSingleDash": return "-" + name
-            default: return "--" + name
-            }
-        }
-    }
-
-    var kind: String
-    var shouldDisplay: Bool?
-    var sectionTitle: String?
-    var isOptional: Bool?
-    var isRepeating: Bool?
-    var names: [Name]?
-    var preferredName: Name?
-    var valueName: String?
-    var defaultValue: String?
-    var allValues: [String]?
-    var abstract: String?
-    var discussion: String?
-
-    var isPositional: Bool { kind == "positional" }
-    var isFlag: Bool { kind == "flag" }
-
-    /// Short names first, then long ones, as `--help` shows them.
-    var typedNames: [String] {
-        let all = names ?? []
-        return (all.filter { $0.kind == "short" } + all.filter { $0.kind != "short" }).map(\.typed)
-    }
-
+extension ArgumentInfo {
     /// A stable key that identifies the option whatever command it is on.
     var identity: String { typedNames.joined(separator: ",") + "|" + kind + "|" + (abstract ?? "") }
 }
@@ -139,19 +74,10 @@ enum ManualToolInfoError: Error {
     case noDump(String)
 }
 
-extension ManualToolInfo {
-    /// Asks argument-parser for the tool-info JSON of `command` (and its whole subtree).
-    static func load(_ command: any ParsableCommand.Type) throws -> ManualCommandInfo {
-        var text: String
-        do {
-            _ = try command.parseAsRoot(["--experimental-dump-help"])
-            // A command that passes unknown words through (the binary's own) parses the flag
-            // as one of them; ask argument-parser for the same dump directly.
-            text = command._dumpHelp()
-        } catch {
-            text = command.fullMessage(for: error)
-        }
-        guard text.hasPrefix("{") else { throw ManualToolInfoError.noDump(command._commandName) }
-        return try JSONDecoder().decode(ManualToolInfo.self, from: Data(text.utf8)).command
+extension CommandInfo {
+    /// The dump of `command` and its whole subtree, for the manual.
+    static func manual(_ command: any ParsableCommand.Type) throws -> CommandInfo {
+        guard let info = CommandInfo.load(command) else { throw ManualToolInfoError.noDump(command._commandName) }
+        return info
     }
 }
