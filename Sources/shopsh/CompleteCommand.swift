@@ -6,7 +6,8 @@ import ShellKit
 import ShopCore
 
 /// `shopsh __complete [GLOBAL OPTIONS…] WORDS… PREFIX`: the last word is the one being
-/// completed (empty for a fresh word); prints one candidate per line. Global options before
+/// completed (empty for a fresh word); prints one candidate per line. `shopsh __complete
+/// --values KIND…` prints the live values of the first kind (`product`, `user`, …). Global options before
 /// the command (`--store PATH`, `-o FORMAT`, …) are skipped; `--store` and `SHOPSH_STORE`
 /// pick the store. The default store is never created here: without it there are no live values.
 enum CompleteCommand {
@@ -22,7 +23,20 @@ enum CompleteCommand {
         var configured = CompletionEngine(plugins: allPlugins, source: source)
         configured.externalEnvironment = environment
         let engine = configured, before = words
-        let candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }
+        let candidates: [String]
+        if arguments.first == "--values", arguments.count > 1 {
+            // `__complete --values KIND…` (a `.shop(…)` completion in the scripts argument-parser
+            // generates, which cannot tell the words of `[USER] PRODUCT` apart): the values of
+            // every kind named; the script filters them by what is typed.
+            let kinds = arguments.dropFirst().map { $0 == "customer" ? "user" : $0 }
+            candidates = Blocking.run {
+                var values: [String] = []
+                for kind in kinds { values += await engine.liveValues(named: kind) }
+                return values
+            }
+        } else {
+            candidates = Blocking.run { await engine.candidates(before: before, prefix: prefix) }
+        }
         var output = ""
         for candidate in candidates where !candidate.contains("\n") {
             output += candidate + "\n"

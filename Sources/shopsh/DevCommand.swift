@@ -6,11 +6,14 @@ import Dispatch
 import Foundation
 import ShellKit
 
-/// `shopsh dev …`: tools for the people who build shopsh.
-enum DevCommand {
-    struct Generate: ParsableCommand {
+/// `shopsh dev …` (hidden): tools for the people who build shopsh.
+struct DevMode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev", abstract: "Tools for the people who build shopsh.", shouldDisplay: false,
+        subcommands: [Generate.self, CompleteBench.self])
+
+    struct Generate: ShopshMode {
         static let configuration = CommandConfiguration(
-            commandName: "shopsh dev generate",
             abstract: "Create a new store filled with a large generated shop (for benchmarks).")
 
         @Option(help: "How many products.")
@@ -24,28 +27,27 @@ enum DevCommand {
 
         @Option(help: "The new store file.")
         var store: String
+
+        func run(environment: [String: String]) -> Int32 {
+            DevMode.generate(self)
+        }
     }
 
     /// `shopsh dev complete-bench --store PATH [--count N]`: times the completion engine in
     /// process (what one Tab costs at the prompt) for product-id and email prefixes.
-    struct CompleteBench: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "shopsh dev complete-bench")
+    struct CompleteBench: ShopshMode {
+        static let configuration = CommandConfiguration(
+            abstract: "Time the completion engine in process for product-id and email prefixes.")
 
         @Option var store: String
         @Option var count = 500
+
+        func run(environment: [String: String]) -> Int32 {
+            DevMode.completeBench(self)
+        }
     }
 
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        if arguments.first == "complete-bench" { return completeBench(Array(arguments.dropFirst())) }
-        guard arguments.first == "generate" else {
-            Main.printError("usage: shopsh dev generate --products N --users M --seed S --store PATH | dev complete-bench --store PATH")
-            return 2
-        }
-        let options: Generate
-        switch Main.parse(Generate.self, Array(arguments.dropFirst())) {
-        case .parsed(let parsed): options = parsed
-        case .exit(let status): return status
-        }
+    static func generate(_ options: Generate) -> Int32 {
         if case .sqlite(let path) = StoreFactory.target(options.store), FileManager.default.fileExists(atPath: path) {
             Main.printError("\(options.store) already exists; generate into a new file")
             return 1
@@ -64,13 +66,8 @@ enum DevCommand {
     }
 }
 
-extension DevCommand {
-    static func completeBench(_ arguments: [String]) -> Int32 {
-        let options: CompleteBench
-        switch Main.parse(CompleteBench.self, arguments) {
-        case .parsed(let parsed): options = parsed
-        case .exit(let status): return status
-        }
+extension DevMode {
+    static func completeBench(_ options: CompleteBench) -> Int32 {
         guard let store = StoreFactory.openIfPresent(options.store, environment: [:]) else {
             Main.printError("cannot open \(StoreFactory.shown(options.store))")
             return 1

@@ -47,7 +47,7 @@ struct GlobalArguments: Equatable {
             case "--store": store = value
             case "--reconnect-timeout":
                 // Out of range or not a number: argument-parser says so.
-                if let seconds = Int(value), GlobalOptions.reconnectTimeoutRange.contains(seconds) {
+                if let seconds = Int(value), RootOptions.reconnectTimeoutRange.contains(seconds) {
                     reconnectTimeout = seconds
                 } else {
                     needsFullParse = true

@@ -3,7 +3,8 @@
 import ArgumentParser
 import ShellKit
 
-/// `shopsh [OPTIONS] [COMMAND …]`.
+/// `shopsh [OPTIONS] [COMMAND …]` as the shell's path reads it: the binary's options, then a
+/// command's words, passed through to the shell.
 struct GlobalOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shopsh",
@@ -15,6 +16,15 @@ struct GlobalOptions: ParsableCommand {
             """,
         version: "0.1.0")
 
+    @OptionGroup var options: RootOptions
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("A command to run, e.g. products list --all.", valueName: "command"))
+    var words: [String] = []
+}
+
+/// The options of the binary itself: how to run (-c, -f, batch flags), which store, and the output
+/// and listing defaults of every command. The root of the command tree (ShopshCommand) has them.
+struct RootOptions: ParsableArguments {
     @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run this command (repeatable).", valueName: "command"))
     var commands: [String] = []
 
@@ -53,37 +63,4 @@ struct GlobalOptions: ParsableCommand {
 
     @OptionGroup(title: "Output defaults for every command") var output: OutputOptions
     @OptionGroup(title: "Listing defaults for every command") var paging: PagingOptions
-
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("A command to run, e.g. products list --all.", valueName: "command"))
-    var words: [String] = []
-}
-
-/// `shopsh init [--empty] [--store PATH]`.
-struct InitOptions: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "shopsh init",
-        abstract: "Create a store: the demo shop, or an empty one with --empty.")
-
-    @Flag(help: "Create the store without the demo shop.")
-    var empty = false
-
-    @Option(help: ArgumentHelp("Where to create it: a file, or postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE or $XDG_DATA_HOME/shopsh/shop.sqlite).", valueName: "store"))
-    var store: String?
-}
-
-/// `shopsh roles setup [--store URL]`.
-struct RolesOptions: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "shopsh roles",
-        abstract: "Create the PostgreSQL roles shopsh_viewer, shopsh_support and shopsh_admin and (re)apply their grants.")
-
-    @Argument(help: ArgumentHelp("What to do: setup.", valueName: "action"))
-    var action: String
-
-    @Option(help: ArgumentHelp("The store: postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE).", valueName: "store"))
-    var store: String?
-
-    func validate() throws {
-        guard action == "setup" else { throw ValidationError("unknown action '\(action)': the one action is setup") }
-    }
 }

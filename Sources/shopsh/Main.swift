@@ -13,18 +13,13 @@ enum Main {
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = Self.environment()
-        let rest = Array(arguments.dropFirst())
-        let status: Int32
-        switch arguments.first {
-        case "init": status = runInit(rest, environment: environment)
-        case "roles": status = runRoles(rest, environment: environment)
-        // Hidden commands for tools: shell completion scripts, the man page, benchmarks.
-        case "__complete": status = CompleteCommand.run(rest, environment: environment)
-        case "__manual": status = ManualCommand.run(rest, environment: environment)
-        case "dev": status = DevCommand.run(rest, environment: environment)
-        default: status = run(arguments, environment: environment)
+        // `__complete` (the completion scripts' entry point) reads the words being typed, not a
+        // command line, before any parsing (as argument-parser's own `---completion`). The
+        // binary's modes come from the command tree; anything else is for the shell.
+        if arguments.first == "__complete" {
+            exit(CompleteCommand.run(Array(arguments.dropFirst()), environment: environment))
         }
-        exit(status)
+        exit(ShopshCommand.runMode(arguments, environment: environment) ?? run(arguments, environment: environment))
     }
 
     /// The process environment as a dictionary, read from `environ` directly: ProcessInfo's copy
@@ -71,12 +66,12 @@ enum Main {
                 printError("unknown option \(first) (see 'shopsh --help')")
                 return 2
             }
-            global.store = parsed.store
-            global.continueOnError = parsed.continueOnError
-            global.atomic = parsed.atomic
-            global.dryRun = parsed.dryRun
-            global.readOnly = parsed.readOnly
-            global.reconnectTimeout = parsed.reconnectTimeout
+            global.store = parsed.options.store
+            global.continueOnError = parsed.options.continueOnError
+            global.atomic = parsed.options.atomic
+            global.dryRun = parsed.options.dryRun
+            global.readOnly = parsed.options.readOnly
+            global.reconnectTimeout = parsed.options.reconnectTimeout
             global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
@@ -178,54 +173,16 @@ enum Main {
         return status(worst)
     }
 
-    static func runInit(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let options: InitOptions
-        switch parse(InitOptions.self, arguments) {
-        case .parsed(let parsed): options = parsed
-        case .exit(let status): return status
-        }
-        do {
-            let value = StoreFactory.value(explicit: options.store, environment: environment)
-            guard let done = try StoreFactory.create(value, empty: options.empty, environment: environment) else {
-                let place = value.map(StoreFactory.shown) ?? StoreFactory.defaultPath(environment: environment)
-                printError("a store already exists at \(place); remove it first or pick another --store")
-                return 1
-            }
-            printNote(done)
-            return 0
-        } catch {
-            printError(error.message)
-            return error.isUsageError ? 2 : 1
-        }
-    }
-
-    /// `shopsh roles setup`: the PostgreSQL group roles and grants on an existing store.
-    static func runRoles(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let options: RolesOptions
-        switch parse(RolesOptions.self, arguments) {
-        case .parsed(let parsed): options = parsed
-        case .exit(let status): return status
-        }
-        do {
-            printNote(try StoreFactory.setUpRoles(StoreFactory.value(explicit: options.store, environment: environment),
-                                                  environment: environment))
-            return 0
-        } catch {
-            printError(error.message)
-            return error.isUsageError ? 2 : 1
-        }
-    }
-
     // MARK: - Helpers
 
     static func apply(_ options: GlobalOptions, to session: Session) {
-        if let format = options.output.format { session.output.format = format }
-        if let fields = options.output.fields { session.output.fields = fields }
-        if options.output.noHeader { session.output.noHeader = true }
-        if options.output.wide { session.output.wide = true }
-        if options.output.noPager { session.pager = false }
-        if let color = options.output.color { session.output.color = color }
-        session.paging = PagingDefaults(options.paging)
+        if let format = options.options.output.format { session.output.format = format }
+        if let fields = options.options.output.fields { session.output.fields = fields }
+        if options.options.output.noHeader { session.output.noHeader = true }
+        if options.options.output.wide { session.output.wide = true }
+        if options.options.output.noPager { session.pager = false }
+        if let color = options.options.output.color { session.output.color = color }
+        session.paging = PagingDefaults(options.options.paging)
     }
 
     enum ParseResult<T> {

@@ -11,15 +11,7 @@ import Foundation
 import ShellKit
 
 enum ManualCommand {
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        if let first = arguments.first {
-            if first == "-h" || first == "--help" {
-                print("usage: shopsh __manual > shopsh.1   (writes the man page source, man(7) format)")
-                return 0
-            }
-            Main.printError("__manual takes no arguments (got \(first))")
-            return 2
-        }
+    static func run(environment: [String: String]) -> Int32 {
         do {
             let page = try ManualPage.generate()
             writeToStream(page, STDOUT_FILENO)
@@ -44,11 +36,18 @@ struct ManualPage {
     }
 
     private mutating func build() throws {
-        let global = try CommandInfo.manual(GlobalOptions.self)
-        let initOptions = try CommandInfo.manual(InitOptions.self)
-        let rolesOptions = try CommandInfo.manual(RolesOptions.self)
-        let plugins = try allPlugins.map { try CommandInfo.manual($0.command) }
-        let builtins = try BuiltinCommands.all.map { try CommandInfo.manual($0) }
+        // One dump of the whole tree: the binary's options, its modes, the plugins and built-ins.
+        let global = try CommandInfo.manual(ShopshCommand.self)
+        func subcommand(named name: String) throws -> CommandInfo {
+            guard let found = global.subcommands.first(where: { $0.commandName == name }) else {
+                throw ManualToolInfoError.noDump(name)
+            }
+            return found
+        }
+        let initOptions = try subcommand(named: InitMode._commandName)
+        let rolesOptions = try subcommand(named: RolesMode._commandName)
+        let plugins = try allPlugins.map { try subcommand(named: $0.name) }
+        let builtins = try BuiltinCommands.all.map { try subcommand(named: $0._commandName) }
         let version = GlobalOptions.configuration.version.isEmpty ? "" : " " + GlobalOptions.configuration.version
 
         sharedGroups = ManualText.sharedGroupTitles.map { title in
@@ -78,7 +77,9 @@ struct ManualPage {
 
         lines.append(".SH OPTIONS")
         lines += options(global.visibleArguments.filter { !$0.isPositional }, grouped: true)
-        let positionals = global.visibleArguments.filter(\.isPositional)
+        // The command's words after the options, which the shell's path passes through (the
+        // tree has them as its subcommands).
+        let positionals = try CommandInfo.manual(GlobalOptions.self).visibleArguments.filter(\.isPositional)
         if !positionals.isEmpty {
             lines.append(".SS Arguments")
             lines += options(positionals, grouped: false)
@@ -87,11 +88,13 @@ struct ManualPage {
         lines.append(synopsisLine(initOptions, path: ["shopsh", "init"]))
         lines.append(".br")
         lines += Roff.paragraphs(initOptions.abstract ?? "")
+        if let discussion = initOptions.discussion { lines += Roff.paragraphs(discussion) }
         lines += options(initOptions.visibleArguments, grouped: false)
         lines.append(".SS \"shopsh roles setup\"")
         lines.append(synopsisLine(rolesOptions, path: ["shopsh", "roles"]))
         lines.append(".br")
         lines += Roff.paragraphs(rolesOptions.abstract ?? "")
+        if let discussion = rolesOptions.discussion { lines += Roff.paragraphs(discussion) }
         lines += options(rolesOptions.visibleArguments, grouped: false)
 
         lines.append(".SH COMMANDS")

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Testing
+import ShellKit
 @testable import shopsh
 
 @Suite struct GlobalArgumentsTests {
@@ -23,10 +24,10 @@ import Testing
         let scanned = GlobalArguments(arguments)
         #expect(!scanned.needsFullParse)
         let parsed = try GlobalOptions.parse(arguments)
-        #expect(scanned.store == parsed.store)
-        #expect(scanned.continueOnError == parsed.continueOnError)
-        #expect(scanned.atomic == parsed.atomic)
-        #expect(scanned.dryRun == parsed.dryRun)
+        #expect(scanned.store == parsed.options.store)
+        #expect(scanned.continueOnError == parsed.options.continueOnError)
+        #expect(scanned.atomic == parsed.options.atomic)
+        #expect(scanned.dryRun == parsed.options.dryRun)
         #expect(scanned.words == Array(parsed.words.drop { $0 == "--" }))
         let commands = scanned.steps.compactMap { step -> String? in
             if case .command(let text, _) = step { return text } else { return nil }
@@ -34,8 +35,16 @@ import Testing
         let files = scanned.steps.compactMap { step -> String? in
             if case .file(let path) = step { return path } else { return nil }
         }
-        #expect(commands == parsed.commands)
-        #expect(files == parsed.files)
+        #expect(commands == parsed.options.commands)
+        #expect(files == parsed.options.files)
+    }
+
+    /// The quick scan's list of options that take a value is the declaration's, read back from
+    /// argument-parser's dump of the command tree's root.
+    @Test func optionsWithValuesAreTheRootsOptionsThatTakeOne() throws {
+        let root = try #require(CommandInfo.load(ShopshCommand.self))
+        let declared = Set(root.arguments.filter { $0.kind == "option" }.flatMap(\.typedNames))
+        #expect(GlobalArguments.optionsWithValues == declared)
     }
 
     @Test func stepsKeepTheOrderGivenAndNumberSeveralCommands() {

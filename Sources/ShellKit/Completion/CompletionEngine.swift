@@ -71,6 +71,13 @@ public struct CompletionEngine: Sendable {
         return await detailedCandidates(before: words, prefix: request.word)
     }
 
+    /// The live values of the kind `word` names (`product`, `user`, … as in a `.shop(…)`
+    /// completion command), for the scripts argument-parser generates; nothing for an unknown word.
+    public func liveValues(named word: String, prefix: String = "") async -> [String] {
+        guard let kind = CompletionKind.liveKinds.first(where: { $0.word == word })?.kind else { return [] }
+        return await live(kind, prefix: prefix).map(\.value)
+    }
+
     /// The candidates for the word being typed, with descriptions where there are some.
     public func detailedCandidates(before words: [String], prefix: String) async -> [CompletionCandidate] {
         guard let first = words.first else {

@@ -1,0 +1,72 @@
+// CommandTreeTests: the binary's one command tree, as argument-parser walks it — its tool-info
+// dump holds the modes and every plugin command, the bash script it generates completes live
+// values through `shopsh __complete --values`, and the modes run through it.
+
+import Foundation
+import Testing
+
+@Suite(.serialized)
+struct CommandTreeTests {
+    @Test func theDumpHoldsTheModesAndEveryPluginCommand() throws {
+        let sandbox = try ShopshSandbox()
+        let result = try sandbox.run(["--experimental-dump-help"])
+        #expect(result.status == 0)
+        let tool = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let root = try #require(tool["command"] as? [String: Any])
+        #expect(root["commandName"] as? String == "shopsh")
+        let subcommands = try #require(root["subcommands"] as? [[String: Any]])
+        let names = subcommands.compactMap { $0["commandName"] as? String }
+        for name in ["init", "roles", "products", "basket", "favorites", "users", "orders", "currency", "audit", "whoami"] {
+            #expect(names.contains(name), "\(name) is in the tree")
+        }
+        let basket = try #require(subcommands.first { $0["commandName"] as? String == "basket" })
+        let basketCommands = (basket["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(Set(["show", "add", "set", "remove", "clear", "total", "checkout"]).isSubset(of: basketCommands))
+        // The root's options are the binary's own.
+        let options = (root["arguments"] as? [[String: Any]] ?? []).compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }
+        #expect(Set(["command", "file", "store", "atomic", "format"]).isSubset(of: options))
+    }
+
+    @Test func theModesRunThroughTheTree() throws {
+        let sandbox = try ShopshSandbox()
+        let help = try sandbox.run(["init", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: shopsh init"))
+        let wrong = try sandbox.run(["roles", "teardown"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr == "shopsh: error: unknown action 'teardown': the one action is setup (see 'shopsh --help')\n")
+        let made = try sandbox.run(["init", "--empty", "--store", sandbox.root.appendingPathComponent("empty.sqlite").path])
+        #expect(made.status == 0 && made.stderr.contains("created"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
+    func argumentParsersBashScriptCompletesLiveValues() throws {
+        let sandbox = try CompletionTests.demoSandbox()
+        let generated = try sandbox.run(["--generate-completion-script", "bash"])
+        #expect(generated.status == 0)
+        let script = try sandbox.file("shopsh-generated.bash", generated.stdout)
+        func complete(_ words: [String]) throws -> [String] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+            process.arguments = ["-c", """
+                source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE="${COMP_WORDS[*]}"; \
+                COMP_POINT=${#COMP_LINE}; _shopsh; printf '%s\\n' "${COMPREPLY[@]}"
+                """]
+            var environment = sandbox.environment
+            environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        // Live product ids from the store (the demo shop has 194), and fixed values from the declarations.
+        let ids = try complete(["shopsh", "products", "show", ""])
+        #expect(ids.prefix(3) == ["1", "2", "3"])
+        #expect(try complete(["shopsh", "orders", "status", "1", ""]) == ["placed", "paid", "shipped", "delivered", "cancelled"])
+        #expect(try complete(["shopsh", "roles", ""]) == ["setup"])
+        #expect(try complete(["shopsh", "basket", "add", ""]).contains("emily.johnson@x.dummyjson.com"))
+    }
+}
