@@ -8,30 +8,21 @@ import ShopCore
 /// - json: one object, the record's fields then `"key": [rows…]` (one row per line);
 ///   ndjson: the same object on one line.
 /// - table: the record as key/value lines and a blank line (when `tableShowsRecord`), then the rows as a table.
-/// - csv, tsv: the rows only, flat: `flatColumns`/`flatRows` when given (each row with the record's
-///   id, say), else the rows themselves.
+/// - csv, tsv: the rows only, flat: `flatRows` when set (each row with the record's id, say),
+///   else the rows themselves.
 ///
 /// `--fields` picks the rows' fields in every format; the record is always shown whole.
 public struct NestedView {
-    public var columns: [Column]
-    public var record: [Cell]
+    public var record: (columns: [Column], cells: [Cell])
     public var key: String
-    public var rowColumns: [Column]
-    public var rows: [[Cell]]
-    public var tableShowsRecord: Bool
-    public var flatColumns: [Column]?
-    public var flatRows: [[Cell]]?
+    public var rows: (columns: [Column], cells: [[Cell]])
+    public var tableShowsRecord = true
+    public var flatRows: (columns: [Column], cells: [[Cell]])?
 
-    public init(columns: [Column], record: [Cell], key: String, rowColumns: [Column], rows: [[Cell]],
-                tableShowsRecord: Bool = true, flatColumns: [Column]? = nil, flatRows: [[Cell]]? = nil) {
-        self.columns = columns
+    public init(record: (columns: [Column], cells: [Cell]), key: String, rows: (columns: [Column], cells: [[Cell]])) {
         self.record = record
         self.key = key
-        self.rowColumns = rowColumns
         self.rows = rows
-        self.tableShowsRecord = tableShowsRecord
-        self.flatColumns = flatColumns
-        self.flatRows = flatRows
     }
 }
 
@@ -57,20 +48,20 @@ extension Renderer {
                 var head = RenderOptions(format: .table, header: options.header, wide: options.wide, color: options.color,
                                          terminalWidth: options.terminalWidth, toTerminal: options.toTerminal)
                 head.fields = nil
-                try record(columns: view.columns, row: view.record, options: head, sink: sink)
+                try record(columns: view.record.columns, row: view.record.cells, options: head, sink: sink)
                 sink.write("\n")
             }
-            return .flat(rows: try writeRows(view.rowColumns, view.rows, options: options, sink: sink),
+            return .flat(rows: try writeRows(view.rows, options: options, sink: sink),
                          withRecord: view.tableShowsRecord)
         case .csv, .tsv:
-            return .flat(rows: try writeRows(view.flatColumns ?? view.rowColumns, view.flatRows ?? view.rows,
-                                             options: options, sink: sink), withRecord: false)
+            return .flat(rows: try writeRows(view.flatRows ?? view.rows, options: options, sink: sink), withRecord: false)
         }
     }
 
-    private static func writeRows(_ columns: [Column], _ rows: [[Cell]], options: RenderOptions, sink: OutputSink) throws -> Int {
-        let writer = try list(columns: columns, options: options, sink: sink)
-        for row in rows { try writer.write(row) }
+    private static func writeRows(_ rows: (columns: [Column], cells: [[Cell]]), options: RenderOptions,
+                                  sink: OutputSink) throws -> Int {
+        let writer = try list(columns: rows.columns, options: options, sink: sink)
+        for row in rows.cells { try writer.write(row) }
         return try writer.finish()
     }
 
@@ -78,8 +69,8 @@ extension Renderer {
     /// before its closing brace, both written by the JSON writer.
     private static func writeDocument(_ view: NestedView, options: RenderOptions, sink: OutputSink) throws {
         let head = OutputSink.memory()
-        try record(columns: view.columns, row: view.record, options: RenderOptions(format: .json, toTerminal: options.toTerminal),
-                   sink: head)
+        try record(columns: view.record.columns, row: view.record.cells,
+                   options: RenderOptions(format: .json, toTerminal: options.toTerminal), sink: head)
         var object = head.memoryText
         while object.last == "\n" { object.removeLast() }
         guard object.count > 2, object.last == "}" else {
@@ -88,8 +79,8 @@ extension Renderer {
         object.removeLast()
 
         let body = OutputSink.memory()
-        _ = try writeRows(view.rowColumns, view.rows,
-                          options: RenderOptions(format: .ndjson, fields: options.fields, toTerminal: options.toTerminal), sink: body)
+        _ = try writeRows(view.rows, options: RenderOptions(format: .ndjson, fields: options.fields, toTerminal: options.toTerminal),
+                          sink: body)
         // ndjson escapes newlines inside strings, so each line is exactly one row object.
         let items = body.memoryText.split(separator: "\n")
         let array = items.isEmpty ? "[]" : options.format == .ndjson ? "[" + items.joined(separator: ",") + "]"

@@ -1,12 +1,6 @@
 // OutputSink: the buffered byte writer every format writes into; one write(2) per 64 KiB.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A buffered writer of bytes to a file descriptor (or to memory, for tests).
 ///

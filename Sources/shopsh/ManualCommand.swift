@@ -84,18 +84,8 @@ struct ManualPage {
             lines.append(".SS Arguments")
             lines += options(positionals, grouped: false)
         }
-        lines.append(".SS \"shopsh init\"")
-        lines.append(synopsisLine(initOptions, path: ["shopsh", "init"]))
-        lines.append(".br")
-        lines += Roff.paragraphs(initOptions.abstract ?? "")
-        if let discussion = initOptions.discussion { lines += Roff.paragraphs(discussion) }
-        lines += options(initOptions.visibleArguments, grouped: false)
-        lines.append(".SS \"shopsh roles setup\"")
-        lines.append(synopsisLine(rolesOptions, path: ["shopsh", "roles"]))
-        lines.append(".br")
-        lines += Roff.paragraphs(rolesOptions.abstract ?? "")
-        if let discussion = rolesOptions.discussion { lines += Roff.paragraphs(discussion) }
-        lines += options(rolesOptions.visibleArguments, grouped: false)
+        mode(initOptions, title: "shopsh init")
+        mode(rolesOptions, title: "shopsh roles setup")
 
         lines.append(".SH COMMANDS")
         lines += ManualText.commandsIntro
@@ -118,6 +108,16 @@ struct ManualPage {
     }
 
     // MARK: - Commands
+
+    /// One of the binary's modes, under OPTIONS: its synopsis, what it does, its options.
+    private mutating func mode(_ info: CommandInfo, title: String) {
+        lines.append(".SS " + Roff.escape("\"" + title + "\""))
+        lines.append(synopsisLine(info, path: ["shopsh", info.commandName]))
+        lines.append(".br")
+        lines += Roff.paragraphs(info.abstract ?? "")
+        if let discussion = info.discussion { lines += Roff.paragraphs(discussion) }
+        lines += options(info.visibleArguments, grouped: false)
+    }
 
     /// One command: its synopsis, abstract, discussion and options, then its subcommands.
     private mutating func command(_ info: CommandInfo, path: [String], isPluginRoot: Bool) {

@@ -6,11 +6,13 @@ import ShopCore
 @testable import ShopOutput
 
 @Suite struct NestedViewTests {
-    let view = NestedView(columns: [Column("id"), Column("user")], record: [.integer(7), .text("emilys")],
-                          key: "lines", rowColumns: [Column("sku"), Column("quantity")],
-                          rows: [[.text("A-1"), .integer(2)], [.text("B\n2"), .integer(1)]],
-                          flatColumns: [Column("order_id"), Column("sku"), Column("quantity")],
-                          flatRows: [[.integer(7), .text("A-1"), .integer(2)], [.integer(7), .text("B\n2"), .integer(1)]])
+    var view: NestedView {
+        var view = NestedView(record: ([Column("id"), Column("user")], [.integer(7), .text("emilys")]), key: "lines",
+                              rows: ([Column("sku"), Column("quantity")], [[.text("A-1"), .integer(2)], [.text("B\n2"), .integer(1)]]))
+        view.flatRows = ([Column("order_id"), Column("sku"), Column("quantity")],
+                         [[.integer(7), .text("A-1"), .integer(2)], [.integer(7), .text("B\n2"), .integer(1)]])
+        return view
+    }
 
     private func render(_ view: NestedView, _ options: RenderOptions) throws -> (String, NestedLayout) {
         let sink = OutputSink.memory()
@@ -45,7 +47,7 @@ import ShopCore
 
     @Test func noRowsIsAnEmptyArray() throws {
         var empty = view
-        empty.rows = []
+        empty.rows.cells = []
         let (text, _) = try render(empty, RenderOptions(format: .json))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect((object["lines"] as? [Any])?.isEmpty == true)

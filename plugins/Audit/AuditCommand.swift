@@ -89,9 +89,7 @@ extension AuditCommand {
             }
         }
     }
-}
 
-extension AuditCommand {
     /// `audit show ID`.
     struct Show: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Show one audit entry with its fields before and after.")

@@ -41,17 +41,16 @@ extension BasketCommand {
             let (user, _) = try words.resolve(in: context)
             let basket = try await context.services.baskets.basket(user)
             let display = try await context.moneyDisplay(currencyOption)
-            let view = NestedView(columns: BasketRows.showColumns(display), record: try BasketRows.showCells(basket, display),
-                                  key: "lines", rowColumns: BasketRows.lineColumns(display),
-                                  rows: try basket.lines.map { try BasketRows.cells($0, display) }, tableShowsRecord: false)
+            var view = NestedView(record: (BasketRows.showColumns(display), try BasketRows.showCells(basket, display)),
+                                  key: "lines",
+                                  rows: (BasketRows.lineColumns(display), try basket.lines.map { try BasketRows.cells($0, display) }))
+            view.tableShowsRecord = false
             try context.nested(view, options: output, tableView: BasketRows.lineTableView(display),
                                emptyNote: "the basket of \(basket.user.username) is empty",
                                flatNote: { try BasketRows.summary(basket, display) })
         }
     }
-}
 
-extension BasketCommand {
     /// `basket add [USER] PRODUCT [--qty N]`.
     struct Add: ShellCommand {
         static let operation: ShopOperation? = .addToBasket
@@ -69,14 +68,11 @@ extension BasketCommand {
             let (user, rest) = try words.resolve(in: context)
             let display = try await context.moneyDisplay(currencyOption)
             let line = try await context.services.baskets.addToBasket(user, product: rest[0], quantity: quantity)
-            try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
-            context.note("added \(quantity) × \(line.sku) to the basket of \(user): now \(line.quantity)")
-            try await warnAboutStock(line, context: context)
+            try await show(line, display, note: "added \(quantity) × \(line.sku) to the basket of \(user): now \(line.quantity)",
+                           output: output, context: context)
         }
     }
-}
 
-extension BasketCommand {
     /// `basket set [USER] PRODUCT QTY`.
     struct Set: ShellCommand {
         static let operation: ShopOperation? = .setBasketQuantity
@@ -97,14 +93,11 @@ extension BasketCommand {
                 context.note("removed \(rest[0]) from the basket of \(user)")
                 return
             }
-            try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
-            context.note("the basket of \(user) now holds \(line.quantity) × \(line.sku)")
-            try await warnAboutStock(line, context: context)
+            try await show(line, display, note: "the basket of \(user) now holds \(line.quantity) × \(line.sku)",
+                           output: output, context: context)
         }
     }
-}
 
-extension BasketCommand {
     /// `basket remove [USER] PRODUCT`.
     struct Remove: ShellCommand {
         static let operation: ShopOperation? = .removeFromBasket
@@ -118,9 +111,7 @@ extension BasketCommand {
             context.note("removed \(rest[0]) from the basket of \(user)")
         }
     }
-}
 
-extension BasketCommand {
     /// `basket clear [USER]`.
     struct Clear: ShellCommand {
         static let operation: ShopOperation? = .clearBasket
@@ -135,9 +126,7 @@ extension BasketCommand {
                                     : "cleared the basket of \(user): \(count) line\(count == 1 ? "" : "s") removed")
         }
     }
-}
 
-extension BasketCommand {
     /// `basket total [USER]`.
     struct Total: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Show a basket's totals.",
@@ -156,9 +145,7 @@ extension BasketCommand {
                                options: output)
         }
     }
-}
 
-extension BasketCommand {
     /// `basket checkout [USER]`.
     struct Checkout: ShellCommand {
         static let operation: ShopOperation? = .checkout
@@ -180,6 +167,14 @@ extension BasketCommand {
             context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")
         }
     }
+}
+
+/// Shows a changed line with `note`, and warns when it holds more than the shop has.
+private func show(_ line: BasketLine, _ display: MoneyDisplay, note: String, output: OutputOptions,
+                  context: CommandContext) async throws {
+    try context.record(columns: BasketRows.lineColumns(display), row: BasketRows.cells(line, display), options: output)
+    context.note(note)
+    try await warnAboutStock(line, context: context)
 }
 
 /// A note when a line holds more than the shop has: checkout would refuse it.

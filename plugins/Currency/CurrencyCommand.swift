@@ -51,9 +51,7 @@ extension CurrencyCommand {
             }
         }
     }
-}
 
-extension CurrencyCommand {
     /// `currency convert AMOUNT FROM TO [--date D]`.
     struct Convert: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Convert an amount between currencies through EUR cross rates.",
@@ -93,9 +91,7 @@ extension CurrencyCommand {
             ], options: output)
         }
     }
-}
 
-extension CurrencyCommand {
     /// `currency codes`.
     struct Codes: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "List ISO 4217 currency codes with their minor units.")
@@ -112,9 +108,7 @@ extension CurrencyCommand {
             }
         }
     }
-}
 
-extension CurrencyCommand {
     /// `currency import FILE`.
     struct Import: ShellCommand {
         static let operation: ShopOperation? = .importRates

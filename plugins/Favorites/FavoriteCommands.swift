@@ -67,9 +67,7 @@ extension FavoritesCommand {
             }
         }
     }
-}
 
-extension FavoritesCommand {
     /// `favorites remove [USER] PRODUCT`.
     struct Remove: ShellCommand {
         static let operation: ShopOperation? = .removeFavorite
@@ -86,9 +84,7 @@ extension FavoritesCommand {
             }
         }
     }
-}
 
-extension FavoritesCommand {
     /// `favorites toggle [USER] PRODUCT`.
     struct Toggle: ShellCommand {
         static let operation: ShopOperation? = .toggleFavorite
@@ -105,9 +101,7 @@ extension FavoritesCommand {
             }
         }
     }
-}
 
-extension FavoritesCommand {
     /// `favorites top [--limit N]`.
     struct Top: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "The products favourited most, with how many customers favourited each.")

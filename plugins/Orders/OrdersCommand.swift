@@ -70,9 +70,7 @@ extension OrdersCommand {
             }
         }
     }
-}
 
-extension OrdersCommand {
     /// `orders show ID`.
     struct Show: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Show an order with its lines as sold.",
@@ -94,9 +92,7 @@ extension OrdersCommand {
             try showOrder(order, display: display, output: output, context: context)
         }
     }
-}
 
-extension OrdersCommand {
     /// `orders status ID NEW`.
     struct Status: ShellCommand {
         static let operation: ShopOperation? = .setOrderStatus
@@ -118,9 +114,7 @@ extension OrdersCommand {
                                    output: output, context: context)
         }
     }
-}
 
-extension OrdersCommand {
     /// `orders cancel ID`.
     struct Cancel: ShellCommand {
         static let operation: ShopOperation? = .setOrderStatus
@@ -137,9 +131,7 @@ extension OrdersCommand {
                                    context: context)
         }
     }
-}
 
-extension OrdersCommand {
     /// `orders stats [--by day|status]`.
     struct Stats: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Count orders and sum their revenue per day or per status.",
@@ -187,11 +179,10 @@ private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: C
 
 /// Renders an order with its lines: in csv and tsv each line carries its order id and the totals go to stderr.
 private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOptions, context: CommandContext) throws {
-    let view = NestedView(columns: OrderRows.columns(display), record: try OrderRows.cells(order, display),
-                          key: "lines", rowColumns: OrderRows.lineColumns(display, withOrderID: false),
-                          rows: try OrderRows.lineCells(order, display, withOrderID: false),
-                          flatColumns: OrderRows.lineColumns(display, withOrderID: true),
-                          flatRows: try OrderRows.lineCells(order, display, withOrderID: true))
+    var view = NestedView(record: (OrderRows.columns(display), try OrderRows.cells(order, display)), key: "lines",
+                          rows: (OrderRows.lineColumns(display, withOrderID: false),
+                                 try OrderRows.lineCells(order, display, withOrderID: false)))
+    view.flatRows = (OrderRows.lineColumns(display, withOrderID: true), try OrderRows.lineCells(order, display, withOrderID: true))
     try context.nested(view, options: output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)),
                        emptyNote: "order \(order.id) has no lines",
                        flatNote: { try OrderRows.summary(order, display) })

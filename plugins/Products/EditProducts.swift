@@ -66,9 +66,7 @@ extension ProductsCommand {
             context.note("added product \(added.id) (\(added.sku))")
         }
     }
-}
 
-extension ProductsCommand {
     /// `products update ID …`.
     struct Update: ShellCommand {
         static let operation: ShopOperation? = .updateProduct
@@ -90,9 +88,7 @@ extension ProductsCommand {
             context.note("updated product \(updated.id) (\(updated.sku))")
         }
     }
-}
 
-extension ProductsCommand {
     /// `products delete ID`.
     struct Delete: ShellCommand {
         static let operation: ShopOperation? = .deleteProduct
@@ -106,9 +102,7 @@ extension ProductsCommand {
             context.note("deleted product \(deleted.id) (\(deleted.sku)) \(deleted.title)")
         }
     }
-}
 
-extension ProductsCommand {
     /// `products stock ID +N|-N|=N`.
     struct Stock: ShellCommand {
         static let operation: ShopOperation? = .adjustStock
@@ -136,9 +130,7 @@ extension ProductsCommand {
             try context.record(columns: ProductRows.columns, defaultFields: columns, row: ProductRows.cells(result), options: output)
         }
     }
-}
 
-extension ProductsCommand {
     /// `products import FILE`.
     struct Import: ShellCommand {
         static let operation: ShopOperation? = .importProducts

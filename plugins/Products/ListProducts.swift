@@ -67,9 +67,7 @@ extension ProductsCommand {
             try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, context: context)
         }
     }
-}
 
-extension ProductsCommand {
     /// `products search TEXT`.
     struct Search: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Find products by title, description, brand or SKU.")
@@ -87,9 +85,7 @@ extension ProductsCommand {
                                    context: context)
         }
     }
-}
 
-extension ProductsCommand {
     /// `products categories`.
     struct Categories: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "List categories with their product counts.")

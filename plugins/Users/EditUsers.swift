@@ -60,9 +60,7 @@ extension UsersCommand {
             context.note("added user \(added.id) (\(added.username)); set a password with: users passwd \(added.username)")
         }
     }
-}
 
-extension UsersCommand {
     /// `users update USER …`.
     struct Update: ShellCommand {
         static let operation: ShopOperation? = .updateUser
@@ -111,9 +109,7 @@ extension UsersCommand {
             try await setStatus(user, .disabled, context: context)
         }
     }
-}
 
-extension UsersCommand {
     /// `users enable USER`.
     struct Enable: ShellCommand {
         static let operation: ShopOperation? = .setUserStatus
@@ -126,9 +122,7 @@ extension UsersCommand {
             try await setStatus(user, .active, context: context)
         }
     }
-}
 
-extension UsersCommand {
     /// `users delete USER [--yes]`.
     struct Delete: ShellCommand {
         static let operation: ShopOperation? = .deleteUser

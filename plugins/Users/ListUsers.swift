@@ -42,9 +42,7 @@ extension UsersCommand {
             return "no users"
         }
     }
-}
 
-extension UsersCommand {
     /// `users show [USER]`.
     struct Show: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Show one user (the current customer after `use USER`).")

@@ -67,9 +67,7 @@ extension UsersCommand {
             context.note("password of \(UserRows.label(user)) changed")
         }
     }
-}
 
-extension UsersCommand {
     /// `users check-password [USER]`: prints `match` or `no match` (then exits with status 1).
     struct CheckPassword: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Check a password against a user's (prints match or no match; no match exits with status 1).",

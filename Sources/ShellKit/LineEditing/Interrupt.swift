@@ -5,13 +5,7 @@
 import Dispatch
 import ShopCore
 import Synchronization
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Signal handling for the shell: Ctrl-C never kills it, termination signals end it cleanly.
 ///

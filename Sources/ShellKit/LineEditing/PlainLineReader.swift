@@ -1,13 +1,7 @@
 // PlainLineReader: reads command lines from a pipe or file (stdin that is not a terminal),
 // with large buffered reads and no prompt, echo or history.
 
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Reads lines from a file descriptor for batch input (`shopsh < cmds.shop`, `… | shopsh`).
 ///

@@ -4,13 +4,7 @@
 @preconcurrency import CReadline
 import ShopOutput
 import Synchronization
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Tab completion glue. readline's callbacks are plain C functions, so the Swift completer
 /// lives in a global `Mutex`; the last ``ReadlineLineReader`` created owns it.

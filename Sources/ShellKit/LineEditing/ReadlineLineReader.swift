@@ -4,13 +4,7 @@
 @preconcurrency import CReadline
 import ShopCore
 import Synchronization
-#if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
 
 /// Reads lines with the system GNU readline: editing, history recall and Tab completion.
 ///

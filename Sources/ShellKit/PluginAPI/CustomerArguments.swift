@@ -12,12 +12,6 @@ public struct PositionalWord: Sendable {
     public let help: String
     public let completion: CompletionKind
 
-    public init(name: String, help: String, completion: CompletionKind) {
-        self.name = name
-        self.help = help
-        self.completion = completion
-    }
-
     /// PRODUCT: an id or SKU.
     public static let product = PositionalWord(name: "PRODUCT", help: "the product's id or SKU", completion: .product)
     /// QTY: a quantity.

@@ -1,10 +1,6 @@
 // Terminal: what the process is attached to (which streams are terminals, how wide).
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Facts about the standard streams, read once at start-up.
 public struct Terminal: Sendable {
