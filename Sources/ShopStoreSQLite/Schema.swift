@@ -7,7 +7,7 @@ import ShopCore
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
 enum Schema {
     /// The migrations, oldest first.
-    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log"]
+    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -18,8 +18,11 @@ enum Schema {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        // `.deferred` (GRDB's default, written out because v4 relies on it): each migration runs with
+        // foreign keys off and ends with `PRAGMA foreign_key_check` before it commits, steps 1, 2,
+        // 10, 11 and 12 of SQLite's table-rebuild procedure (https://www.sqlite.org/lang_altertable.html#otheralter).
         func register(_ number: Int, _ body: @escaping @Sendable (Database) throws -> Void) {
-            migrator.registerMigration(migrationNames[number - 1]) { db in
+            migrator.registerMigration(migrationNames[number - 1], foreignKeyChecks: .deferred) { db in
                 try body(db)
                 try db.execute(sql: "PRAGMA user_version = \(number)")
             }
@@ -155,6 +158,62 @@ enum Schema {
                 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: its rows cannot be deleted'); END;
                 """)
         }
+        register(4) { db in
+            try rebuildProductsWithIDBound(db)
+        }
         return migrator
+    }
+
+    /// v4: the products table rebuilt with `CHECK (id BETWEEN 1 AND 2^53 − 1)`, the bound
+    /// `ProductLimits.idRange` the services and the PostgreSQL schema already keep. SQLite cannot
+    /// add a CHECK to a table, so this follows its documented rebuild (steps 3–9; the migrator
+    /// does the others, see `migrator`): the same columns as v1 plus the CHECK, every row copied,
+    /// and every index and trigger on products recreated from the SQL it was created with. The
+    /// child tables' foreign keys name `products` and hold again once the new table has that name.
+    static func rebuildProductsWithIDBound(_ db: Database) throws {
+        let ids = ProductLimits.idRange
+        // A row outside the bound (written behind shopsh's back) would fail the copy: say which.
+        let outside = try Int64.fetchAll(db, sql: "SELECT id FROM products WHERE id NOT BETWEEN ? AND ? ORDER BY id LIMIT 5",
+                                         arguments: [ids.lowerBound, ids.upperBound])
+        if !outside.isEmpty {
+            throw ShopError.storage("the store has products with ids outside \(ids.lowerBound)…\(ids.upperBound) ("
+                                    + outside.map(String.init).joined(separator: ", ")
+                                    + "), which this shopsh's schema refuses: change those ids with an older shopsh or sqlite3 first")
+        }
+        // 3. The indexes and triggers on products (the UNIQUE constraint's own index has no SQL:
+        // the new table's constraint makes it again).
+        let dependents = try String.fetchAll(db, sql: """
+            SELECT sql FROM sqlite_master WHERE tbl_name = 'products' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+            ORDER BY type, name
+            """)
+        // 4. The new table: v1's columns, the id bounded.
+        try db.execute(sql: """
+            CREATE TABLE new_products (
+                id                     INTEGER PRIMARY KEY CHECK (id BETWEEN \(ids.lowerBound) AND \(ids.upperBound)),
+                sku                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                title                  TEXT NOT NULL,
+                description            TEXT NOT NULL DEFAULT '',
+                category               TEXT NOT NULL,
+                brand                  TEXT,
+                price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
+                discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
+                stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
+                rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
+                tags                   TEXT NOT NULL DEFAULT '',
+                minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
+                created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+            );
+            """)
+        // 5–7. Every row across, the old table dropped, the new one renamed into its place.
+        let columns = "id, sku, title, description, category, brand, price_minor, discount_hundredths, stock, "
+            + "rating_hundredths, tags, minimum_order_quantity, created_at, updated_at"
+        try db.execute(sql: """
+            INSERT INTO new_products (\(columns)) SELECT \(columns) FROM products;
+            DROP TABLE products;
+            ALTER TABLE new_products RENAME TO products;
+            """)
+        // 8. The indexes and triggers again, as they were. (9, views: a store has none.)
+        for statement in dependents { try db.execute(sql: statement) }
     }
 }

@@ -19,18 +19,20 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     .deletingLastPathComponent()
 
 extension ShellHarness {
-    func quantity(_ user: Int64, _ product: Int64) throws -> String {
-        try sql("SELECT quantity FROM basket_lines WHERE user_id = \(user) AND product_id = \(product)")
+    /// The quantity of `product` in `user`'s basket as the basket service shows it; nil when no line.
+    func quantity(_ user: Int64, _ product: Int64) async throws -> Int? {
+        try await services.baskets.basket(String(user)).lines.first { $0.productID == product }?.quantity
     }
 
-    /// Everything a basket operation or checkout may touch, as text, to prove nothing changed.
-    func snapshot() throws -> String {
-        try sql("""
-            SELECT (SELECT group_concat(id || ':' || stock, ',') FROM (SELECT id, stock FROM products ORDER BY id) AS p)
-                || '|' || (SELECT group_concat(user_id || '/' || product_id || ':' || quantity, ',')
-                           FROM (SELECT * FROM basket_lines ORDER BY user_id, product_id) AS b)
-                || '|' || (SELECT count(*) FROM orders) || '|' || (SELECT count(*) FROM order_lines)
-            """)
+    /// How many lines `user`'s basket holds.
+    func basketLineCount(_ user: Int64) async throws -> Int {
+        try await services.baskets.basket(String(user)).lines.count
+    }
+
+    /// Everything a basket operation or checkout may touch (every product's stock, every basket
+    /// line, every order with its lines), read through the services, to prove nothing changed.
+    func snapshot() async throws -> ShopFingerprint {
+        try await services.basketFingerprint()
     }
 }
 
@@ -126,25 +128,25 @@ func cents(_ value: JSONValue?) throws -> Money {
 
     @Test func addingTwiceIncrementsAndSetZeroRemoves() async throws {
         let shop = try await basketShell()
-        #expect(try shop.quantity(1, 1) == "")
+        #expect(try await shop.quantity(1, 1) == nil)
         #expect(await shop.run("basket add emilys 1 --qty 2").outcome == .success)
         #expect(await shop.run("basket add 1 BEA-ESS-ESS-001 --qty 2").outcome == .success)   // same line by SKU and id
-        #expect(try shop.quantity(1, 1) == "4")
+        #expect(try await shop.quantity(1, 1) == 4)
         #expect(await shop.run("basket add emily.johnson@x.dummyjson.com 1").outcome == .success)  // by email
-        #expect(try shop.quantity(1, 1) == "5")
+        #expect(try await shop.quantity(1, 1) == 5)
 
         #expect(await shop.run("basket set emilys 1 7").outcome == .success)
-        #expect(try shop.quantity(1, 1) == "7")
+        #expect(try await shop.quantity(1, 1) == 7)
         #expect(await shop.run("basket set emilys 1 0").outcome == .success)
-        #expect(try shop.quantity(1, 1) == "")
+        #expect(try await shop.quantity(1, 1) == nil)
         #expect(try await shop.services.baskets.basket("emilys").lines.count == 4)
 
         #expect(await shop.run("basket remove emilys 162").outcome == .success)
-        #expect(try shop.quantity(1, 162) == "")
+        #expect(try await shop.quantity(1, 162) == nil)
         #expect(await shop.run("basket remove emilys 162").outcome == .failure)
         #expect(shop.stderr.contains("is not in the basket of emilys"))
         #expect(await shop.run("basket clear emilys").outcome == .success)
-        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
+        #expect(try await shop.basketLineCount(1) == 0)
     }
 
     @Test func currentCustomerCanBeLeftOut() async throws {
@@ -153,16 +155,16 @@ func cents(_ value: JSONValue?) throws -> Money {
         shop.shell.session.currentUser = "emilys"
         #expect(await shop.run("basket add 1 --qty 3").outcome == .success)
         #expect(await shop.run("basket set 1 5").outcome == .success)
-        #expect(try shop.quantity(1, 1) == "5")
+        #expect(try await shop.quantity(1, 1) == 5)
         #expect(await shop.run("basket set michaelw 1 2").outcome == .success)   // an explicit USER still wins
-        #expect(try shop.quantity(2, 1) == "2")
+        #expect(try await shop.quantity(2, 1) == 2)
         let totals = try #require(try await shop.json("basket total -o json") as? [String: Any])
         #expect(totals["user"] as? String == "emilys")
     }
 
     @Test func badQuantitiesAndReferencesChangeNothing() async throws {
         let shop = try await basketShell()
-        let before = try shop.snapshot()
+        let before = try await shop.snapshot()
         for line in ["basket add emilys 1 --qty 0", "basket add emilys 1 --qty 10001", "basket add emilys 1 --qty abc",
                      "basket set emilys 1 -1", "basket set emilys 1 1.5", "basket set emilys 1 10001", "basket set emilys 1 x",
                      "basket add nobody 1", "basket add emilys 99999", "basket add emilys NO-SUCH-SKU",
@@ -178,9 +180,9 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(await shop.run("basket set emilys 1 10000").outcome == .success)
         #expect(await shop.run("basket add emilys 1").outcome == .failure)
         #expect(shop.stderr.contains("at most 10000"))
-        #expect(try shop.quantity(1, 1) == "10000")
+        #expect(try await shop.quantity(1, 1) == 10000)
         #expect(await shop.run("basket remove emilys 1").outcome == .success)
-        #expect(try shop.snapshot() == before)
+        #expect(try await shop.snapshot() == before)
 
         // At the highest price and quantity the limits allow, a line and the basket still total exactly,
         // also when the price rises after the line was added (issue 9: this used to trap).
@@ -228,17 +230,17 @@ func cents(_ value: JSONValue?) throws -> Money {
     @Test func outOfStockProductsAndDisabledUsersAreRefused() async throws {
         let shop = try await basketShell()
         _ = try await shop.services.products.adjustStock("1", .set(0))
-        let before = try shop.snapshot()
+        let before = try await shop.snapshot()
         #expect(await shop.run("basket add emilys 1").outcome == .failure)
         #expect(shop.stderr.contains("BEA-ESS-ESS-001) Essence Mascara Lash Princess is out of stock"))
         #expect(await shop.run("basket set emilys 1 2").outcome == .failure)
-        #expect(try shop.snapshot() == before)
+        #expect(try await shop.snapshot() == before)
 
-        _ = try shop.sql("UPDATE users SET status = 'disabled' WHERE id = 2")
+        _ = try await shop.services.users.setUserStatus("2", .disabled)
         #expect(await shop.run("basket add michaelw 2").outcome == .failure)
         #expect(shop.stderr.contains("user michaelw is disabled"))
         #expect(await shop.run("basket checkout michaelw").outcome == .failure)
-        #expect(try shop.snapshot() == before)
+        #expect(try await shop.snapshot() == before)
         // Looking and taking things out stay possible.
         #expect(await shop.run("basket show michaelw").outcome == .success)
         #expect(await shop.run("basket clear michaelw").outcome == .success)
@@ -255,10 +257,12 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(placed["status"] as? String == "placed")
         #expect((placed["discounted_total"] as? NSNumber)?.stringValue == "11510.81")
 
-        #expect(try shop.sql("SELECT count(*) FROM orders") == "1")
-        #expect(try shop.sql("SELECT user_id || ' ' || customer || ' ' || status || ' ' || currency || ' ' || total_minor || ' ' || discounted_total_minor FROM orders")
-                == "1 emilys placed USD 1303788 1151081")
-        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
+        let orders = try await shop.services.allOrders()
+        #expect(orders.count == 1)
+        #expect(orders.map { "\($0.userID.map(String.init) ?? "nil") \($0.customer) \($0.status.rawValue) \($0.total.currency.code) "
+                             + "\($0.total.minorUnits) \($0.discountedTotal.minorUnits)" }
+                == ["1 emilys placed USD 1303788 1151081"])
+        #expect(try await shop.basketLineCount(1) == 0)
         for line in basket.lines {
             let after = try await shop.services.products.product(String(line.productID)).stock
             #expect(after == (stockBefore[line.productID] ?? 0) - line.quantity, "stock of \(line.sku)")
@@ -274,10 +278,10 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(frock.sku == "TOP-BRD-BLU-162" && frock.quantity == 4)
 
         // The basket is now empty: a second checkout says so, and changes nothing.
-        let before = try shop.snapshot()
+        let before = try await shop.snapshot()
         #expect(await shop.run("basket checkout emilys").outcome == .failure)
         #expect(shop.stderr.contains("basket is empty"))
-        #expect(try shop.snapshot() == before)
+        #expect(try await shop.snapshot() == before)
     }
 
     @Test func checkoutWithoutEnoughStockChangesNothing() async throws {
@@ -285,22 +289,23 @@ func cents(_ value: JSONValue?) throws -> Money {
         // emilys wants 3 × MOT-GEN-GEN-113 and 3 × SMA-APP-IPH-122.
         _ = try await shop.services.products.adjustStock("113", .set(1))
         _ = try await shop.services.products.adjustStock("122", .set(2))
-        let before = try shop.snapshot()
+        let before = try await shop.snapshot()
         let (outcome, output) = await shop.run("basket checkout emilys")
         #expect(outcome == .failure)
         #expect(output.isEmpty)
         #expect(shop.stderr.contains("MOT-GEN-GEN-113 (Generic Motorcycle): wanted 3, in stock 1"))
         #expect(shop.stderr.contains("SMA-APP-IPH-122 (iPhone 6): wanted 3, in stock 2"))
         #expect(!shop.stderr.contains("Baseball Ball"))
-        #expect(try shop.snapshot() == before)
-        #expect(try shop.sql("SELECT count(*) FROM orders") == "0")
-        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "4")
+        #expect(try await shop.snapshot() == before)
+        #expect(try await shop.services.allOrders().isEmpty)
+        #expect(try await shop.basketLineCount(1) == 4)
 
         // With the stock back, the same basket checks out.
         _ = try await shop.services.products.adjustStock("113", .set(3))
         _ = try await shop.services.products.adjustStock("122", .set(3))
         #expect(await shop.run("basket checkout emilys").outcome == .success)
-        #expect(try shop.sql("SELECT stock FROM products WHERE id IN (113, 122) ORDER BY id") == "0\n0")
+        #expect(try await shop.services.products.product("113").stock == 0)
+        #expect(try await shop.services.products.product("122").stock == 0)
     }
 
     @Test func convertedMoneyShowsTheRateDate() async throws {

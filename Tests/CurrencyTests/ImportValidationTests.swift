@@ -6,6 +6,7 @@ import Currency
 import Foundation
 import Products
 import ShellKit
+import ShopCore
 import Testing
 import TestSupport
 
@@ -14,7 +15,7 @@ import TestSupport
     /// and the rates table unchanged.
     func expectRefused(_ shop: ShellHarness, _ name: String, _ contents: String, _ fragments: [String],
                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let before = try shop.sql("SELECT count(*), group_concat(date || code || rate) FROM currency_rates")
+        let before = try await shop.services.storedRates()
         let file = shop.folder.appendingPathComponent(name)
         try contents.write(to: file, atomically: true, encoding: .utf8)
         let (outcome, _, stderr) = await shop.runCapturing("currency import \(file.path)")
@@ -24,8 +25,7 @@ import TestSupport
         for fragment in fragments {
             #expect(stderr.contains(fragment), "\(name): \(stderr)", sourceLocation: sourceLocation)
         }
-        #expect(try shop.sql("SELECT count(*), group_concat(date || code || rate) FROM currency_rates") == before,
-                "\(name) changed the rates", sourceLocation: sourceLocation)
+        #expect(try await shop.services.storedRates() == before, "\(name) changed the rates", sourceLocation: sourceLocation)
     }
 
     @Test func daysThatDoNotExistAreRefused() async throws {
@@ -47,7 +47,8 @@ import TestSupport
         let file = shop.folder.appendingPathComponent("leap.csv")
         try "Date,USD,\n2024-02-29,1.0813,\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(await shop.run("currency import \(file.path)").outcome == .success, "\(shop.stderr)")
-        #expect(try shop.sql("SELECT rate FROM currency_rates WHERE date = '2024-02-29' AND code = 'USD'") == "1.0813")
+        let leap = try await shop.services.currencies.latestRate("USD", onOrBefore: "2024-02-29")
+        #expect(leap?.date == "2024-02-29" && leap?.storedText == "1.0813", "\(String(describing: leap))")
     }
 
     @Test func codesOutsideTheISOListAreRefused() async throws {
@@ -80,7 +81,8 @@ import TestSupport
         let (outcome, _, stderr) = await shop.runCapturing("currency import \(file.path)")
         #expect(outcome == .success, "\(stderr)")
         #expect(stderr.contains("imported 1 rates"))
-        #expect(try shop.sql("SELECT count(*) FROM currency_rates WHERE code = 'EUR'") == "0")
+        #expect(try await shop.services.currencies.latestRate("EUR", onOrBefore: nil) == nil)
+        #expect(try await shop.services.storedRates().filter { $0.currency == "EUR" }.isEmpty)
         #expect(await shop.run("currency convert 1 EUR USD -o json").stdout.contains("\"converted\":1.17"))
     }
 

@@ -27,7 +27,7 @@ extension ShellHarness {
         #expect(shop.stderr.contains("added 122 (iPhone 6) to emilys's favourites"))
         #expect(await shop.run("favorites add EMILY.JOHNSON@x.dummyjson.com SMA-APP-IPH-122").0 == .success)
         #expect(shop.stderr.contains("122 (iPhone 6) is already in emilys's favourites"))
-        #expect(try shop.sql("SELECT count(*) FROM favorites WHERE user_id = 1 AND product_id = 122") == "1")
+        #expect(try await shop.services.favorites.favorites("1").filter { $0.product.id == 122 }.count == 1)
         #expect(try await shop.favoriteIDs("emilys") == [122])
     }
 
@@ -43,7 +43,7 @@ extension ShellHarness {
         #expect(off.outcome == .success)
         #expect(shop.stderr.hasSuffix("removed 122 (iPhone 6) from emilys's favourites\n"))
         #expect(try await shop.favoriteIDs("emilys").isEmpty)
-        #expect(try shop.sql("SELECT count(*) FROM favorites") == "0")
+        #expect(try await shop.services.favoriteTotal() == 0)
     }
 
     @Test func currentCustomerMayBeLeftOut() async throws {
@@ -78,7 +78,7 @@ extension ShellHarness {
         #expect(shop.stderr.contains("no product with id or SKU \"NO-SUCH-SKU\""))
         #expect(await shop.run("favorites add emilys 122 123").0 == .usageError)
         #expect(await shop.run("favorites list nobody-here").0 == .failure)
-        #expect(try shop.sql("SELECT count(*) FROM favorites") == "0")
+        #expect(try await shop.services.favoriteTotal() == 0)
         let empty = try #require(try await shop.json("favorites list emilys -o json") as? [Any])
         #expect(empty.isEmpty)
     }
@@ -95,8 +95,8 @@ extension ShellHarness {
         #expect(page.compactMap { $0["product_id"] as? Int } == [30, 2])
         #expect(await shop.run("favorites list emilys --sort nonsense").0 == .failure)
         let csv = await shop.run("favorites list emilys --sort product_id -o csv --fields product_id,sku")
-        let skus = try shop.sql("SELECT group_concat(sku, '|') FROM (SELECT sku FROM products WHERE id IN (1, 2, 30, 122) ORDER BY id) AS p")
-            .split(separator: "|").map(String.init)
+        var skus: [String] = []
+        for id in [1, 2, 30, 122] { skus.append(try await shop.services.products.product(String(id)).sku) }
         #expect(skus.count == 4)
         let expected = "product_id,sku\r\n" + zip([1, 2, 30, 122], skus).map { "\($0),\($1)\r\n" }.joined()
         #expect(csv.stdout == expected)

@@ -27,8 +27,9 @@ extension ShellHarness {
         try await services.products.product(String(product)).stock
     }
 
-    func status(_ order: Int64) throws -> String {
-        try sql("SELECT status FROM orders WHERE id = \(order)")
+    /// The order's status as the order service shows it.
+    func status(_ order: Int64) async throws -> String {
+        try await services.orders.order(order).status.rawValue
     }
 }
 
@@ -40,7 +41,7 @@ extension ShellHarness {
 
         #expect(await shop.run("orders status \(order.id) delivered").outcome == .failure)
         #expect(shop.stderr.contains("cannot move order \(order.id) from placed to delivered; allowed: paid, cancelled"))
-        #expect(try shop.status(order.id) == "placed")
+        #expect(try await shop.status(order.id) == "placed")
         #expect(await shop.run("orders status \(order.id) placed").outcome == .failure)
         #expect(shop.stderr.contains("already placed"))
         #expect(await shop.run("orders status \(order.id) lost").outcome == .failure)
@@ -50,11 +51,11 @@ extension ShellHarness {
             let (outcome, text) = await shop.run("orders status \(order.id) \(next) -o json")
             #expect(outcome == .success, "\(next): \(shop.stderr)")
             #expect(text.contains("\"status\":\"\(next)\""))
-            #expect(try shop.status(order.id) == next)
+            #expect(try await shop.status(order.id) == next)
         }
         #expect(await shop.run("orders cancel \(order.id)").outcome == .failure)
         #expect(shop.stderr.contains("from delivered to cancelled; delivered is final"))
-        #expect(try shop.status(order.id) == "delivered")
+        #expect(try await shop.status(order.id) == "delivered")
 
         // shipped cannot be cancelled either.
         let second = try await shop.placeOrder("jamesd")
@@ -81,7 +82,7 @@ extension ShellHarness {
         #expect(await shop.run("orders status \(order.id) paid").outcome == .success)
         #expect(await shop.run("orders cancel \(order.id)").outcome == .success)
         #expect(shop.stderr.contains("order \(order.id): paid → cancelled (12 items put back in stock)"))
-        #expect(try shop.status(order.id) == "cancelled")
+        #expect(try await shop.status(order.id) == "cancelled")
         for line in basket.lines {
             #expect(try await shop.stock(line.productID) == before[line.productID], "stock of \(line.sku)")
         }
@@ -173,7 +174,7 @@ extension ShellHarness {
         #expect(await shop.run("orders list --since 2024-02-29 -o json").outcome == .success)   // a leap day is a day
 
         // A deleted customer's orders stay, found by the username they were placed under.
-        _ = try shop.sql("PRAGMA foreign_keys = ON; DELETE FROM users WHERE username = 'jamesd'")
+        _ = try await shop.services.users.deleteUser("jamesd")
         let kept = try #require(try await shop.json("orders list --user jamesd -o json") as? [[String: Any]])
         #expect(kept.compactMap { $0["id"] as? Int } == [Int(second.id)])
         #expect(kept.first?["user_id"] is NSNull)

@@ -25,6 +25,21 @@ extension ShellHarness {
         let rows = try #require(try await json("users list --all -o json") as? [[String: Any]])
         return rows.count
     }
+
+    /// The audit rows about user `id` (a password set or rehashed is one), newest first.
+    func userAudit(_ id: Int64) async throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        try await services.audit.listAudit(AuditFilter(entity: .user, entityID: String(id)), page: .all) { entries.append($0) }
+        return entries
+    }
+
+    /// Whether `body` is refused with `notFound` (what a deleted user's data reads as).
+    func isNotFound<T>(_ body: () async throws -> T) async -> Bool {
+        do { _ = try await body(); return false } catch let error as ShopError {
+            if case .notFound = error { return true }
+            return false
+        } catch { return false }
+    }
 }
 
 @Suite struct UsersLookupTests {
@@ -174,8 +189,9 @@ extension ShellHarness {
 
     @Test func passwdRefusesBadPasswordsAndMissingTerminal() async throws {
         let shop = try await usersShell()
-        let before = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
-        #expect(!before.isEmpty)
+        // The demo password is set, and no password change is recorded (the hash itself is never shown:
+        // an unchanged password is the demo password still matching, after no `passwd` was recorded).
+        #expect(try await shop.userAudit(1).isEmpty)
         #expect(await shop.run("users passwd emilys").0 == .usageError)        // not a terminal, no file
         #expect(shop.stderr.contains("--password-file"))
         #expect(await shop.run("users check-password emilys").0 == .usageError)
@@ -186,17 +202,21 @@ extension ShellHarness {
         #expect(await shop.run("users passwd emilys --password-file \(empty)").0 == .failure)
         #expect(await shop.run("users passwd emilys --password-file \(shop.folder.path)/missing").0 == .failure)
         #expect(await shop.run("users passwd nobody-here --password-file \(short)").0 == .failure)
-        #expect(try shop.sql("SELECT password_hash FROM users WHERE id = 1") == before)
+        #expect(try await shop.userAudit(1).isEmpty)
         // The password is never accepted as an argument.
         #expect(await shop.run("users passwd emilys --password secret99").0 == .usageError)
         #expect(await shop.run("users passwd emilys secret99").0 == .usageError)
-        #expect(try shop.sql("SELECT password_hash FROM users WHERE id = 1") == before)
+        #expect(try await shop.userAudit(1).isEmpty)
+        #expect(try await shop.services.users.checkPassword("emilys", "emilyspass"))
+        #expect(try await shop.services.users.checkPassword("emilys", "secret99") == false)
     }
 
     @Test func theHashIsNeverPrinted() async throws {
         let shop = try await usersShell()
         let password = try shop.file("pw", "Never-Printed-77\n")
         #expect(await shop.run("users passwd emilys --password-file \(password)").0 == .success)
+        // The stored hash, read with the store's own client: no service returns it (a User has no
+        // password field), and this test is about it never leaving the store.
         let hash = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
         #expect(hash.hasPrefix("pbkdf2-sha256$600000$"))
         let parts = hash.split(separator: "$").map(String.init)
@@ -231,6 +251,7 @@ extension ShellHarness {
         #expect(await shop.run("users passwd emilys --password-file \(file)").0 == .success)
         #expect(await shop.run("users check-password emilys --password-file \(file)").0 == .success)
         try FileManager.default.removeItem(atPath: file)
+        // What the store holds, read with its own client: no service shows a password hash.
         let hash = try shop.sql("SELECT password_hash FROM users WHERE id = 1")
         #expect(hash.hasPrefix("pbkdf2-sha256$600000$") && !hash.contains(secret))
         #expect(try shop.sql("SELECT count(*) FROM users WHERE password_hash LIKE '%\(secret)%'") == "0")
@@ -262,32 +283,37 @@ extension ShellHarness {
 
     @Test func deleteKeepsOrdersAndRemovesBasketAndFavourites() async throws {
         let shop = try await usersShell()
-        _ = try shop.sql("""
-            INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
-                VALUES (9001, 1, 'Emily Johnson', 'USD', 1999, 1899);
-            INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor, discount_hundredths, quantity)
-                VALUES (9001, 1, 1, 'BEA-ESS-ESS-001', 'Essence Mascara Lash Princess', 1999, 500, 1);
-            INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (1, 2, 3) ON CONFLICT DO NOTHING;
-            INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
-                VALUES (9002, 2, 'Michael Williams', 'USD', 500, 500);
-            """)
-        #expect(try await shop.services.favorites.addFavorite("emilys", product: "122"))
-        #expect(try await shop.services.favorites.addFavorite("emilys", product: "1"))
-        #expect(try await shop.services.favorites.addFavorite("michaelw", product: "122"))
-        #expect(try Int(shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1")) ?? 0 > 0)
+        let services = shop.services
+        // An order each for emilys (her demo basket) and michaelw (one product), then a new basket for emilys.
+        let emilysOrder = try await services.baskets.checkout("emilys")
+        _ = try await services.baskets.clearBasket("michaelw")
+        _ = try await services.baskets.addToBasket("michaelw", product: "1", quantity: 1)
+        let michaelsOrder = try await services.baskets.checkout("michaelw")
+        #expect(emilysOrder.userID == 1 && !emilysOrder.lines.isEmpty && michaelsOrder.userID == 2)
+        _ = try await services.baskets.addToBasket("emilys", product: "2", quantity: 3)
+        #expect(try await services.favorites.addFavorite("emilys", product: "122"))
+        #expect(try await services.favorites.addFavorite("emilys", product: "1"))
+        #expect(try await services.favorites.addFavorite("michaelw", product: "122"))
+        #expect(try await services.baskets.basket("1").lines.count > 0)
+        #expect(try await services.favoriteTotal() == 3)
 
         #expect(await shop.run("users delete emily.johnson@x.dummyjson.com --yes").0 == .success)
         #expect(shop.stderr.contains("deleted user emilys (Emily Johnson)"))
         #expect(await shop.run("users show emilys").0 == .failure)
-        #expect(try shop.sql("SELECT count(*) FROM users WHERE id = 1") == "0")
-        #expect(try shop.sql("SELECT count(*) FROM basket_lines WHERE user_id = 1") == "0")
-        #expect(try shop.sql("SELECT count(*) FROM favorites WHERE user_id = 1") == "0")
+        #expect(await shop.isNotFound { try await services.users.user("1") })
+        // The basket and the favourites went with the user: the basket cannot be read, and only
+        // michaelw's favourite is still counted.
+        #expect(await shop.isNotFound { try await services.baskets.basket("1") })
+        #expect(await shop.isNotFound { try await services.favorites.favorites("1") })
+        #expect(try await services.favoriteTotal() == 1)
+        #expect(try await services.favorites.topFavorites(limit: 10).map { "\($0.product.id):\($0.count)" } == ["122:1"])
         // The order stays, without its user but with the customer's name and its lines.
-        #expect(try shop.sql("SELECT coalesce(CAST(user_id AS TEXT), 'NULL'), customer FROM orders WHERE id = 9001") == "NULL|Emily Johnson")
-        #expect(try shop.sql("SELECT count(*) FROM order_lines WHERE order_id = 9001") == "1")
+        let kept = try await services.orders.order(emilysOrder.id)
+        #expect(kept.userID == nil && kept.customer == emilysOrder.customer && kept.customer == "emilys")
+        #expect(kept.lines == emilysOrder.lines)
         // Nobody else lost anything.
-        #expect(try shop.sql("SELECT user_id FROM orders WHERE id = 9002") == "2")
-        #expect(try shop.sql("SELECT count(*) FROM favorites WHERE user_id = 2") == "1")
+        #expect(try await services.orders.order(michaelsOrder.id).userID == 2)
+        #expect(try await services.favorites.favorites("michaelw").map(\.product.id) == [122])
         #expect(try await shop.userCount() == 207)
     }
 }
