@@ -25,8 +25,13 @@ struct DevMode: ParsableCommand {
         @Option(help: "The random seed: the same seed gives the same shop.")
         var seed: UInt64 = 1
 
-        @Option(help: "The new store file.")
-        var store: String
+        /// `--store`, the binary's own option: the new store (a file, or an empty PostgreSQL database).
+        @ParentCommand var shopsh: ShopshCommand
+        var store: String { shopsh.options.store ?? "" }
+
+        func validate() throws {
+            if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
+        }
 
         func run(environment: [String: String]) -> Int32 {
             DevMode.generate(self)
@@ -39,8 +44,13 @@ struct DevMode: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Time the completion engine in process for product-id and email prefixes.")
 
-        @Option var store: String
+        @ParentCommand var shopsh: ShopshCommand
+        var store: String { shopsh.options.store ?? "" }
         @Option var count = 500
+
+        func validate() throws {
+            if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
+        }
 
         func run(environment: [String: String]) -> Int32 {
             DevMode.completeBench(self)

@@ -34,8 +34,15 @@ struct CommandTreeTests {
         let wrong = try sandbox.run(["roles", "teardown"])
         #expect(wrong.status == 2)
         #expect(wrong.stderr == "shopsh: error: unknown action 'teardown': the one action is setup (see 'shopsh --help')\n")
-        let made = try sandbox.run(["init", "--empty", "--store", sandbox.root.appendingPathComponent("empty.sqlite").path])
-        #expect(made.status == 0 && made.stderr.contains("created"))
+        // A mode's --store is the binary's own option, read through the tree wherever it is given.
+        let empty = sandbox.root.appendingPathComponent("empty.sqlite").path
+        let made = try sandbox.run(["init", "--empty", "--store", empty])
+        #expect(made.status == 0 && made.stderr.contains("created") && FileManager.default.fileExists(atPath: empty))
+        let big = sandbox.root.appendingPathComponent("generated.sqlite").path
+        let generated = try sandbox.run(["dev", "generate", "--products", "50", "--users", "5", "--store", big])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(try sandbox.run(["--store", big, "-o", "tsv", "--no-header", "products", "show", "50", "--fields", "id"]).stdout == "50\n")
+        #expect(try sandbox.run(["dev", "generate", "--products", "5"]).status == 2)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
@@ -45,22 +52,9 @@ struct CommandTreeTests {
         #expect(generated.status == 0)
         let script = try sandbox.file("shopsh-generated.bash", generated.stdout)
         func complete(_ words: [String]) throws -> [String] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
             let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
-            process.arguments = ["-c", """
-                source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE="${COMP_WORDS[*]}"; \
-                COMP_POINT=${#COMP_LINE}; _shopsh; printf '%s\\n' "${COMPREPLY[@]}"
-                """]
-            var environment = sandbox.environment
-            environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            return try CompletionTests.bashComplete(script: script, words: quoted, index: words.count - 1, sandbox: sandbox)
+                .split(separator: "\n").map(String.init)
         }
         // Live product ids from the store (the demo shop has 194), and fixed values from the declarations.
         let ids = try complete(["shopsh", "products", "show", ""])

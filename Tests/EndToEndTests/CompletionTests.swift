@@ -144,18 +144,7 @@ struct CompletionTests {
         let sandbox = try Self.demoSandbox()
         let script = ShopshBinary.packageRoot.appendingPathComponent("completions/shopsh.bash").path
         func complete(_ words: String, index: Int) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "source '\(script)'; COMP_WORDS=(\(words)); COMP_CWORD=\(index); _shopsh; printf '%s\\n' \"${COMPREPLY[@]}\""]
-            var environment = sandbox.environment
-            environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try Self.bashComplete(script: script, words: words, index: index, sandbox: sandbox)
         }
         #expect(try complete("shopsh products list --cat", index: 3) == "--category\n")
         #expect(try complete("shopsh basket show emi", index: 3)
@@ -165,5 +154,25 @@ struct CompletionTests {
         _ = try sandbox.file("my prices.csv", "")
         #expect(try complete("shopsh products import \(sandbox.root.path)/my", index: 3)
                 == "\(sandbox.root.path)/my\\ prices.csv\n")
+    }
+
+    /// Runs a real bash with `script` sourced and its `_shopsh` completing `words` (bash syntax,
+    /// as COMP_WORDS; the one at `index` is being typed), shopsh on PATH; returns COMPREPLY, a line each.
+    static func bashComplete(script: String, words: String, index: Int, sandbox: ShopshSandbox) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", """
+            source '\(script)'; COMP_WORDS=(\(words)); COMP_CWORD=\(index); COMP_LINE="${COMP_WORDS[*]}"; \
+            COMP_POINT=${#COMP_LINE}; _shopsh; printf '%s\\n' "${COMPREPLY[@]}"
+            """]
+        var environment = sandbox.environment
+        environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }
