@@ -61,6 +61,7 @@ struct CommandTreeTests {
         #expect(ids.prefix(3) == ["1", "2", "3"])
         #expect(try complete(["shopsh", "orders", "status", "1", ""]) == ["placed", "paid", "shipped", "delivered", "cancelled"])
         #expect(try complete(["shopsh", "roles", ""]) == ["setup"])
+        #expect(try complete(["shopsh", "products", "list", "--category", "be"]) == ["beauty"])
         #expect(try complete(["shopsh", "basket", "add", ""]).contains("emily.johnson@x.dummyjson.com"))
     }
 }

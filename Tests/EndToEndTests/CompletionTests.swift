@@ -163,7 +163,7 @@ struct CompletionTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", """
             source '\(script)'; COMP_WORDS=(\(words)); COMP_CWORD=\(index); COMP_LINE="${COMP_WORDS[*]}"; \
-            COMP_POINT=${#COMP_LINE}; _shopsh; printf '%s\\n' "${COMPREPLY[@]}"
+            COMP_POINT=${#COMP_LINE}; _shopsh shopsh "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s\\n' "${COMPREPLY[@]}"
             """]
         var environment = sandbox.environment
         environment["PATH"] = ShopshBinary.url.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
