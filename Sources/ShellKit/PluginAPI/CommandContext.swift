@@ -1,5 +1,6 @@
 // CommandContext: what a running command gets: the services, the session, and the output.
 
+import ArgumentParser
 import ShopCore
 import ShopOutput
 
@@ -18,8 +19,16 @@ public final class CommandContext: @unchecked Sendable {
     public let host: any ShellHost
     /// Where the command comes from in a batch (`FILE:LINE`, `-c:1`), for error lines; nil at the prompt.
     public let location: String?
-    /// The command being run as its words name it (`basket add`), for usage lines.
-    public internal(set) var commandPath = ""
+    /// The command being run (its plugin's root and its own type), set by the shell once parsed.
+    var command: (root: any ParsableCommand.Type, type: any ParsableCommand.Type)?
+
+    /// The command being run as its words name it (`basket add`), for usage lines and refusals.
+    /// Computed when asked (a derived command name costs a type-name lookup).
+    public var commandPath: String {
+        guard let command else { return "" }
+        return command.type == command.root ? command.root._commandName
+            : command.root._commandName + " " + command.type._commandName
+    }
 
     public init(services: ShopServices, session: Session, terminal: Terminal, environment: [String: String],
                 sink: OutputSink, sinkIsTerminal: Bool, host: any ShellHost, location: String? = nil) {

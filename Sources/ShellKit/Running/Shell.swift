@@ -152,7 +152,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
             let parsed = try prepared.result.get()
             if let command = parsed as? any ShellCommand {
                 let type = type(of: command)
-                context.commandPath = type == root ? root._commandName : root._commandName + " " + type._commandName
+                context.command = (root, type)
                 if let needed = type.neededRole,
                    let refusal = session.identity.refusal(of: context.commandPath, needs: needed) { throw refusal }
                 let audit = AuditContext(command: Self.auditText(words), operatorIdentity: session.identity)
