@@ -152,6 +152,10 @@ func cents(_ value: JSONValue?) throws -> Money {
     @Test func currentCustomerCanBeLeftOut() async throws {
         let shop = try await basketShell()
         #expect(await shop.run("basket add 1").outcome == .usageError)   // no USER and no current customer
+        // The usage line comes from the command's one declaration of its words.
+        #expect(shop.stderr.contains("basket add [USER] PRODUCT: give USER (an id, username or email), or pick a customer first with: use USER"))
+        #expect(await shop.run("basket set emilys 1 2 3").outcome == .usageError)
+        #expect(shop.stderr.contains("basket set [USER] PRODUCT QTY: expected USER and 2 more arguments, got 4"))
         shop.shell.session.currentUser = "emilys"
         #expect(await shop.run("basket add 1 --qty 3").outcome == .success)
         #expect(await shop.run("basket set 1 5").outcome == .success)
