@@ -5,6 +5,13 @@ public protocol ProductService: Sendable {
     /// Calls `body` for each product that passes `filter`, in `page` order, streaming:
     /// a store never holds the whole listing in memory.
     func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws
+    /// Ranked search (ProductSearch): calls `body` for each product that passes `filter` and
+    /// matches every word of `text` (the last as a prefix; typos when the words as typed find
+    /// nothing), best first, or in `page.sort`'s order when it names one, with its score.
+    func searchProducts(_ text: String, filter: ProductFilter, page: Page,
+                        _ body: (ProductSearch.Found) throws -> Void) async throws
+    /// Words of the catalogue close to those of `text`, for a search that found nothing.
+    func searchSuggestions(_ text: String) async throws -> [String]
     /// How many products pass `filter`.
     func countProducts(_ filter: ProductFilter) async throws -> Int
     /// The product with this id or SKU; `ShopError.notFound` otherwise.

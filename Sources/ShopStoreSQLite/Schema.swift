@@ -7,7 +7,7 @@ import ShopCore
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
 enum Schema {
     /// The migrations, oldest first.
-    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound"]
+    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -161,8 +161,38 @@ enum Schema {
         register(4) { db in
             try rebuildProductsWithIDBound(db)
         }
+        register(5) { db in
+            try db.execute(sql: searchIndex)
+        }
         return migrator
     }
+
+    /// v5: the full-text index of product search (ProductSearch's fields, in its field order),
+    /// external content read from `products` and kept in step with it by triggers; its words
+    /// as they are typed (no folding of accents: ShopCore compares words in lower case only),
+    /// with prefix indexes for search as you type; and the list of its words, for typos.
+    static let searchIndex = """
+        CREATE VIRTUAL TABLE products_search USING fts5(
+            title, brand, category, tags, description,
+            content = 'products', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 0', prefix = '2 3');
+        CREATE VIRTUAL TABLE products_search_vocabulary USING fts5vocab(products_search, 'row');
+        INSERT INTO products_search(products_search) VALUES ('rebuild');
+        CREATE TRIGGER products_search_after_insert AFTER INSERT ON products BEGIN
+            INSERT INTO products_search(rowid, title, brand, category, tags, description)
+            VALUES (new.id, new.title, new.brand, new.category, new.tags, new.description);
+        END;
+        CREATE TRIGGER products_search_after_delete AFTER DELETE ON products BEGIN
+            INSERT INTO products_search(products_search, rowid, title, brand, category, tags, description)
+            VALUES ('delete', old.id, old.title, old.brand, old.category, old.tags, old.description);
+        END;
+        CREATE TRIGGER products_search_after_update AFTER UPDATE OF title, brand, category, tags, description ON products BEGIN
+            INSERT INTO products_search(products_search, rowid, title, brand, category, tags, description)
+            VALUES ('delete', old.id, old.title, old.brand, old.category, old.tags, old.description);
+            INSERT INTO products_search(rowid, title, brand, category, tags, description)
+            VALUES (new.id, new.title, new.brand, new.category, new.tags, new.description);
+        END;
+        """
 
     /// v4: the products table rebuilt with `CHECK (id BETWEEN 1 AND 2^53 − 1)`, the bound
     /// `ProductLimits.idRange` the services and the PostgreSQL schema already keep. SQLite cannot

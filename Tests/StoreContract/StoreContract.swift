@@ -19,7 +19,7 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions, audit
+        case products, search, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions, audit
 
         public var description: String { rawValue }
 
@@ -27,6 +27,7 @@ public enum StoreContract {
         public func run(_ fixture: some StoreFixture) async {
             switch self {
             case .products: await StoreContract.products(fixture)
+            case .search: await StoreContract.search(fixture)
             case .users: await StoreContract.users(fixture)
             case .baskets: await StoreContract.baskets(fixture)
             case .checkout: await StoreContract.checkout(fixture)

@@ -9,7 +9,7 @@ struct ProductFilterOptions: ParsableArguments {
     @Option(help: "Only products in this category (a slug, see products categories).", completion: .shop(.category))
     var category: String?
 
-    @Option(parsing: .unconditional, help: "Only products whose title, description, brand or SKU contains this text.")
+    @Option(parsing: .unconditional, help: "Only products matching this text, best first (as products search).")
     var search: String?
 
     @Option(name: .customLong("min-price"), parsing: .unconditional, help: ArgumentHelp("Only products costing at least this much (USD).", valueName: "amount"))
@@ -29,21 +29,36 @@ struct ProductFilterOptions: ParsableArguments {
     }
 }
 
-/// Streams a product listing through the output layer.
+/// Streams a product listing through the output layer; with a search text, ranked (best first,
+/// `score` a field `--fields` can ask for).
 func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions, currency: CurrencyOption,
                   context: CommandContext) async throws {
     let page = try context.page(paging)
     let display = try await context.moneyDisplay(currency)
-    let columns = ProductRows.columns(display), defaultFields = ProductRows.listingFields(display)
+    let searching = filter.search.map { !$0.isEmpty } ?? false
+    let columns = ProductRows.columns(display, searching: searching)
+    let defaultFields = ProductRows.listingFields(display)
     let tableView = ProductRows.tableView.appending(display.extraColumns.map(\.key))
     var filter = filter
     filter.withDescriptionAndTags = !context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
         .isDisjoint(with: ["description", "tags"])
+    var found = 0
     try await context.list(columns: columns, defaultFields: defaultFields, tableView: tableView,
                            options: output, page: page, emptyNote: emptyNote(filter)) { emit in
-        try await context.services.products.listProducts(filter, page: page) { product in
-            try emit(ProductRows.cells(product, display))
+        guard searching, let text = filter.search else {
+            try await context.services.products.listProducts(filter, page: page) { product in
+                try emit(ProductRows.cells(product, display))
+            }
+            return
         }
+        try await context.services.products.searchProducts(text, filter: filter, page: page) { result in
+            found += 1
+            try emit(ProductRows.cells(result, display))
+        }
+    }
+    if searching, found == 0, page.offset == 0, let text = filter.search,
+       case let suggestions = try await context.services.products.searchSuggestions(text), !suggestions.isEmpty {
+        context.note("did you mean: \(suggestions.joined(separator: ", "))?")
     }
 }
 
@@ -70,7 +85,15 @@ extension ProductsCommand {
 
     /// `products search TEXT`.
     struct Search: ShellCommand {
-        static let configuration = CommandConfiguration(abstract: "Find products by title, description, brand or SKU.")
+        static let configuration = CommandConfiguration(
+            abstract: "Find products: every word in the title, brand, category, tags or description, best first.",
+            discussion: """
+                The last word may be the start of a word (iph finds iPhone). A word of 4 letters or more \
+                may carry one typo, of 8 or more two, when the words as typed find nothing. The product \
+                whose id or SKU is the text comes first; then matches in the title, above brand, category \
+                and tags, above description (a whole word above its start, above a typo); ties by id. \
+                --sort orders the matches otherwise; --fields score shows the ranking's score.
+                """)
 
         @Argument(help: "The text to look for (case-insensitive).")
         var text: String

@@ -21,8 +21,11 @@ enum ProductRows {
                                       "stock", "rating"],
                                      optional: ["category", "brand", "discount_percentage", "rating"])
 
-    /// The columns with money shown through `display` (adds `rate_date` when converting).
-    static func columns(_ display: MoneyDisplay) -> [Column] { columns + display.extraColumns }
+    /// The columns with money shown through `display` (adds `rate_date` when converting), and a
+    /// search's `score` (not shown unless `--fields` names it).
+    static func columns(_ display: MoneyDisplay, searching: Bool = false) -> [Column] {
+        columns + display.extraColumns + (searching ? [Column("score")] : [])
+    }
 
     /// The default listing fields for `display`.
     static func listingFields(_ display: MoneyDisplay) -> [String] { listingFields + display.extraColumns.map(\.key) }
@@ -33,6 +36,11 @@ enum ProductRows {
          .decimal(product.discount.decimal), try display.cell(product.discountedPrice), .integer(Int64(product.stock)),
          .decimal(product.rating.decimal), .integer(Int64(product.minimumOrderQuantity)), .list(product.tags),
          .text(product.description)] + display.extraCells
+    }
+
+    /// A search's product with its score.
+    static func cells(_ found: ProductSearch.Found, _ display: MoneyDisplay) throws(ShopError) -> [Cell] {
+        try cells(found.product, display) + [.integer(Int64(found.score))]
     }
 
     static let categoryColumns = [Column("category"), Column("product_count")]

@@ -1,0 +1,69 @@
+// SQLiteProductSearch: product search on SQLite through the FTS5 index `products_search`
+// (migration v5: title, brand, category, tags and description, kept in step with `products` by
+// triggers), its candidates ranked by ProductSearch.
+
+import GRDB
+import ShopCore
+
+extension SQLiteProductService {
+    func searchProducts(_ text: String, filter: ProductFilter, page: Page,
+                        _ body: (ProductSearch.Found) throws -> Void) async throws {
+        try await ProductSearch.run(text, page: page, vocabulary: {
+            try database.shopRead { db in try Self.vocabulary(db) }
+        }, candidates: { matches in
+            try database.shopRead { db in try Self.candidates(db, text: text, matches: matches, filter: filter) }
+        }, body)
+    }
+
+    func searchSuggestions(_ text: String) async throws -> [String] {
+        let vocabulary = try database.shopRead { db in try Self.vocabulary(db) }
+        return ProductSearch.suggestions(SearchText(text), vocabulary: vocabulary)
+    }
+
+    /// The words the index holds (fts5vocab over `products_search`).
+    static func vocabulary(_ db: Database) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT term FROM products_search_vocabulary"))
+    }
+
+    /// The products passing `filter` that hold every word's forms, the index's best first (bm25
+    /// with ProductSearch's field weights), and the one whose id or SKU is `text`.
+    static func candidates(_ db: Database, text: String, matches: [ProductSearch.WordMatch],
+                           filter: ProductFilter) throws -> [Product] {
+        var others = filter
+        others.search = nil
+        let (where_, arguments) = try whereClause(others)
+        let extra = where_.isEmpty ? "" : " AND " + where_.dropFirst(" WHERE ".count)
+        var found: [Product] = []
+        var seen = Set<Int64>()
+        let typed = text.trimmingASCIISpaces
+        if !typed.isEmpty {
+            let sql = "SELECT \(columns) FROM products WHERE (id = ? OR sku = ?)" + extra
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql),
+                                        arguments: StatementArguments([Int64(typed) ?? 0, typed]) + arguments) where seen.insert(row[0]).inserted {
+                found.append(product(row))
+            }
+        }
+        guard !matches.isEmpty else { return found }
+        let weights = ProductSearch.Field.allCases.map { String($0.weight) }.joined(separator: ", ")
+        let sql = """
+            WITH found(id, relevance) AS (
+                SELECT rowid, bm25(products_search, \(weights)) FROM products_search WHERE products_search MATCH ?)
+            SELECT \(columns) FROM products JOIN found USING (id)
+            """ + (where_.isEmpty ? "" : where_) + " ORDER BY found.relevance, id LIMIT \(ProductSearch.candidateLimit)"
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments([matchExpression(matches)]) + arguments)
+        while let row = try cursor.next() {
+            if seen.insert(row[0]).inserted { found.append(product(row)) }
+        }
+        return found
+    }
+
+    /// The FTS5 query: every word (one of its forms; the last word's as prefixes), each form a
+    /// quoted string (forms are letters and digits only), so nothing typed is read as FTS5 syntax.
+    static func matchExpression(_ matches: [ProductSearch.WordMatch]) -> String {
+        matches.map { match in
+            "(" + match.forms.enumerated().map { index, form in
+                "\"" + form + "\"" + (index == 0 && match.isPrefix ? " *" : "")
+            }.joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
+    }
+}
