@@ -1,16 +1,11 @@
-// PostgresProductSearch: product search on PostgreSQL, its candidates ranked by ProductSearch.
-// For now the candidates come from a scan (every word's forms as substrings of the searched
-// fields, then ProductSearch keeps the products whose words match); a weighted tsvector index
-// is the next step (issue 23).
+// PostgresProductSearch: product search on PostgreSQL through migration v6's index (the weighted
+// tsvector `search_words` with GIN, and `search_vocabulary`), its candidates ranked by ProductSearch.
 
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
 
 extension PostgresProductService {
-    /// The searched fields as one lower-cased text (SQL, constant).
-    static let searchedText = "lower(title || ' ' || coalesce(brand, '') || ' ' || category || ' ' || tags || ' ' || description)"
-
     func searchProducts(_ text: String, filter: ProductFilter, page: Page,
                         _ body: (ProductSearch.Found) throws -> Void) async throws {
         try await ProductSearch.run(text, page: page, vocabulary: {
@@ -24,27 +19,39 @@ extension PostgresProductService {
         ProductSearch.suggestions(SearchText(text), vocabulary: try await vocabulary())
     }
 
-    /// The words of the searched fields.
+    /// The words of the searched fields (`search_vocabulary`, kept by a trigger).
     func vocabulary() async throws -> [String] {
         try await database.read("reading the catalogue's words") { connection in
             var words: [String] = []
-            for try await word in try await connection.query("""
-                SELECT DISTINCT word FROM products, regexp_split_to_table(\(unescaped: Self.searchedText), '[^[:alnum:]]+') AS word
-                WHERE word <> ''
-                """, logger: database.logger).decode(String.self) {
+            for try await word in try await connection.query("SELECT word FROM search_vocabulary", logger: database.logger)
+                .decode(String.self) {
                 words.append(word)
             }
             return words
         }
     }
 
-    /// The products passing `filter` whose searched fields hold one of every word's forms, and the
-    /// one whose id or SKU is `text` (at most `ProductSearch.candidateLimit`, by id).
+    /// ts_rank's weights for D, C, B and A: ProductSearch's field weights over the title's.
+    static let rankWeights = "'{0.125, 0.5, 0.5, 1}'"
+
+    /// The tsquery of `matches`: every word (one of its forms; the last word's first form as a
+    /// prefix). Forms are letters and digits only, so nothing typed is read as tsquery syntax.
+    static func tsquery(_ matches: [ProductSearch.WordMatch]) -> String {
+        matches.map { match in
+            "(" + match.forms.enumerated().map { index, form in form + (index == 0 && match.isPrefix ? ":*" : "") }
+                .joined(separator: " | ") + ")"
+        }.joined(separator: " & ")
+    }
+
+    /// The products passing `filter` whose index holds one of every word's forms, the index's best
+    /// first (ts_rank with ProductSearch's field weights), at most `ProductSearch.candidateLimit`,
+    /// and the one whose id or SKU is `text`.
     func candidates(text: String, matches: [ProductSearch.WordMatch], filter: ProductFilter) async throws -> [Product] {
         var others = filter
         others.search = nil
         let parts = try FilterParts(others)
         let typed = text.trimmingASCIISpaces
+        let tsquery = matches.isEmpty ? "" : Self.tsquery(matches)
         var query = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
         query.appendLiteral("SELECT ROW(\(ProductColumns.all))::text FROM products WHERE ")
         query.appendInterpolation(matching: parts)
@@ -54,15 +61,19 @@ extension PostgresProductService {
         query.appendInterpolation(typed)
         query.appendLiteral(")")
         if !matches.isEmpty {
-            query.appendLiteral(" OR (true")
-            for match in matches {
-                query.appendLiteral(" AND \(Self.searchedText) LIKE ANY (")
-                query.appendInterpolation(match.forms.map { "%" + $0 + "%" })
-                query.appendLiteral("::text[])")
-            }
+            query.appendLiteral(" OR search_words @@ to_tsquery('simple', ")
+            query.appendInterpolation(tsquery)
             query.appendLiteral(")")
         }
-        query.appendLiteral(") ORDER BY id LIMIT \(ProductSearch.candidateLimit)")
+        query.appendLiteral(") ORDER BY (id = ")
+        query.appendInterpolation(Int64(typed) ?? 0)
+        query.appendLiteral(") DESC")
+        if !matches.isEmpty {
+            query.appendLiteral(", ts_rank(\(Self.rankWeights), search_words, to_tsquery('simple', ")
+            query.appendInterpolation(tsquery)
+            query.appendLiteral(")) DESC")
+        }
+        query.appendLiteral(", id LIMIT \(ProductSearch.candidateLimit)")
         let built = PostgresQuery(stringInterpolation: query)
         var found: [Product] = []
         try await database.forEachRow("searching products", query: { _ in built }) { row in

@@ -18,7 +18,7 @@ enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                              "currencies", "currency_rates", "audit_log", "order_stock",
-                             "operation_in_progress"]
+                             "operation_in_progress", "search_vocabulary"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked"]
@@ -154,6 +154,7 @@ enum PostgresSchema {
         PostgresMigration(version: 4, name: "v4: the server holds the shop's rules", statements: PostgresServerRules.statements),
         PostgresMigration(version: 5, name: "v5: one round trip for a basket change and for start-up",
                           statements: PostgresBasketStatements.statements + versionsCommentStatements),
+        PostgresMigration(version: 6, name: "v6: product search index", statements: PostgresSearchSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.
