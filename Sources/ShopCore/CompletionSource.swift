@@ -14,6 +14,10 @@ public protocol CompletionSource: Sendable {
     func productIDs(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)]
     /// SKUs starting with `prefix`.
     func skus(prefix: String, limit: Int) async throws -> [String]
+    /// Products whose title holds every word of `prefix` (the last as the start of a word, as
+    /// search reads them), by id, with their titles: Tab on a PRODUCT typed as words. Through the
+    /// search index, never a scan.
+    func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)]
     /// Order ids whose decimal form starts with `prefix` (digits only).
     func orderIDs(prefix: String, limit: Int) async throws -> [Int64]
     /// Category slugs starting with `prefix`.

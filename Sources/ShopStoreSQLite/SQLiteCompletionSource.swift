@@ -48,6 +48,20 @@ struct SQLiteCompletionSource: CompletionSource {
         try textRange(Self.skuSQL, prefix: prefix, limit: limit)
     }
 
+    func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
+        let words = SearchText.words(in: prefix)
+        guard limit > 0, !words.isEmpty else { return [] }
+        // The title column of the search index (migration v5); in rowid order, so LIMIT stops early.
+        let match = "title : (" + words.enumerated().map { index, word in
+            "\"" + word + "\"" + (index == words.count - 1 ? " *" : "")
+        }.joined(separator: " AND ") + ")"
+        return try database.shopRead { db in
+            try Row.fetchAll(db.cachedStatement(sql: Self.titleSQL), arguments: [match, limit]).map { ($0[0], $0[1]) }
+        }
+    }
+
+    static let titleSQL = "SELECT rowid, title FROM products_search WHERE products_search MATCH ? ORDER BY rowid LIMIT ?"
+
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
         try textRange(Self.currencySQL, prefix: prefix.uppercased(), limit: limit)
     }

@@ -24,6 +24,11 @@ private final class FakeSource: CompletionSource {
         calls.withLock { $0.append("ids \(prefix)") }
         return Array(products.filter { String($0.id).hasPrefix(prefix) }.prefix(limit))
     }
+    func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
+        calls.withLock { $0.append("titles \(prefix)") }
+        return [(122, "iPhone 6"), (123, "iPhone 13 Pro")].filter { $0.title.lowercased().contains(prefix.lowercased()) }
+    }
+
     func skus(prefix: String, limit: Int) async throws -> [String] {
         calls.withLock { $0.append("skus \(prefix)") }
         return ["BEA-ESS-ESS-001", "FUR-BED-BED-120"].filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
@@ -128,6 +133,10 @@ private struct ShipWidget: ShellCommand {
         #expect(detailed == [CompletionCandidate("12", description: "Lipstick"), CompletionCandidate("120", description: "Bed")])
         #expect(await engine().candidates(before: ["widgets", "show"], prefix: "bea") == ["BEA-ESS-ESS-001"])
         #expect(await engine().candidates(before: ["widgets", "show", "--note"], prefix: "1") == [])
+        // Words of a title, two letters or more, offer the products' ids with their titles.
+        #expect(await engine().detailedCandidates(before: ["widgets", "show"], prefix: "iph")
+                == [CompletionCandidate("122", description: "iPhone 6"), CompletionCandidate("123", description: "iPhone 13 Pro")])
+        #expect(await engine().candidates(before: ["widgets", "show"], prefix: "i") == [])
         #expect(await engine().candidates(before: ["widgets", "ship"], prefix: "7") == ["7", "70", "71"])
         #expect(await engine().candidates(before: ["widgets", "ship", "7"], prefix: "") == ["fast", "slow"])
         #expect(await engine().candidates(before: ["widgets", "ship", "7", "fast"], prefix: "") == [])

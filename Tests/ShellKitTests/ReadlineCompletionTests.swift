@@ -32,6 +32,9 @@ import Testing
         #expect(ReadlineCompletion.replacements(for: ["list"], word: "li", quote: nil) == ["list"])
         #expect(ReadlineCompletion.replacements(for: ["a b", "a b"], word: "a", quote: nil) == [#"a\ b"#])
         #expect(ReadlineCompletion.replacements(for: [], word: "x", quote: nil) == [])
+        // Products found by a title word: their ids share no prefix with it, so the word stays.
+        #expect(ReadlineCompletion.replacements(for: ["10045", "10046"], word: "ipho", quote: nil) == ["ipho", "10045", "10046"])
+        #expect(ReadlineCompletion.replacements(for: ["122"], word: "ipho", quote: nil) == ["122"])
     }
 
     @Test func manyCandidatesStartWithCommonPrefix() {

@@ -11,6 +11,7 @@ extension StoreContract {
             Case("users by username or email prefix", completeUsers),
             Case("product ids by decimal prefix", completeProductIDs),
             Case("SKUs and categories by prefix", completeSKUsAndCategories),
+            Case("products by the words of their titles", completeProductTitles),
             Case("order ids by decimal prefix", completeOrderIDs),
             Case("currency codes by prefix", start: .currencyList, completeCurrencyCodes),
         ])
@@ -34,6 +35,25 @@ extension StoreContract {
         #expect(try await source.users(prefix: "zed", limit: 5).map(\.username) == ["anna"])
         #expect(try await source.users(prefix: "q", limit: 5).isEmpty)
         #expect(try await source.users(prefix: "an", limit: 0).isEmpty)
+    }
+
+    static func completeProductTitles(_ shop: ShopServices) async throws {
+        guard let source = shop.completions else { return }
+        try await addSearchable(shop, 5, "iPhone 13 Pro", description: "a samsung rival")
+        try await addSearchable(shop, 3, "Samsung Galaxy S8")
+        try await addSearchable(shop, 9, "iPhone 6", brand: "Apple")
+        func titles(_ prefix: String, limit: Int = 10) async throws -> [Int64] {
+            try await source.productTitles(prefix: prefix, limit: limit).map(\.id)
+        }
+        #expect(try await source.productTitles(prefix: "IPH", limit: 10).map(\.title) == ["iPhone 13 Pro", "iPhone 6"])
+        #expect(try await titles("iphone 1") == [5])      // every word, the last as the start of a word
+        #expect(try await titles("samsung") == [3])       // in the title only, not the description
+        #expect(try await titles("apple").isEmpty)        // nor the brand
+        #expect(try await titles("iph", limit: 1).count == 1)
+        #expect(try await titles("iph", limit: 0).isEmpty)
+        _ = try await shop.products.updateProduct("9", ProductChanges(title: "Pixel 6"))
+        #expect(try await titles("iph") == [5])           // the index follows the change
+        #expect(try await titles("pix") == [9])
     }
 
     static func completeProductIDs(_ shop: ShopServices) async throws {

@@ -239,6 +239,11 @@ public struct CompletionEngine: Sendable {
                 if !Self.isDigits(prefix) {
                     found += try await source.skus(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
                 }
+                // Words of a title (search's rule: the start of a word), offered as the product's id.
+                if prefix.count >= 2, !Self.isDigits(prefix) {
+                    found += try await source.productTitles(prefix: prefix, limit: limit)
+                        .map { CompletionCandidate(String($0.id), description: $0.title) }
+                }
                 return found
             case .order:
                 guard prefix.isEmpty || Self.isDigits(prefix) else { return [] }

@@ -42,7 +42,8 @@ enum ReadlineCompletion {
     // MARK: - Pure helpers (tested directly)
 
     /// What readline puts in the line for `candidates`: the first entry replaces the word
-    /// (the candidates' longest common prefix, never shorter than `word`), the others are
+    /// (the candidates' longest common prefix when it extends `word`, else `word`: a product
+    /// found by a title word is inserted as its id), the others are
     /// listed; quoted for `quote` (the opening quote character, or `nil`).
     static func replacements(for candidates: [String], word: String, quote: Character?) -> [String] {
         var seen = Set<String>()
@@ -53,7 +54,7 @@ enum ReadlineCompletion {
         for candidate in unique.dropFirst() {
             common = common.commonPrefix(with: candidate)
         }
-        let prefix = common.count >= word.count ? String(common) : word
+        let prefix = common.count >= word.count && common.hasPrefix(word) ? String(common) : word
         return [escape(prefix, quote: quote)] + unique.map { escape($0, quote: quote) }
     }
 

@@ -79,6 +79,9 @@ struct MaskedCompletionSource: CompletionSource {
         try await base.productIDs(prefix: prefix, limit: limit)
     }
     func skus(prefix: String, limit: Int) async throws -> [String] { try await base.skus(prefix: prefix, limit: limit) }
+    func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
+        try await base.productTitles(prefix: prefix, limit: limit)
+    }
     func orderIDs(prefix: String, limit: Int) async throws -> [Int64] { try await base.orderIDs(prefix: prefix, limit: limit) }
     func categories(prefix: String, limit: Int) async throws -> [String] { try await base.categories(prefix: prefix, limit: limit) }
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
