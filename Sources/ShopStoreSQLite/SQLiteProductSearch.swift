@@ -20,9 +20,22 @@ extension SQLiteProductService {
         return ProductSearch.suggestions(SearchText(text), vocabulary: vocabulary)
     }
 
-    /// The words the index holds (fts5vocab over `products_search`).
+    /// The words the index holds (`search_vocabulary`).
     static func vocabulary(_ db: Database) throws -> [String] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT term FROM products_search_vocabulary"))
+        try String.fetchAll(db.cachedStatement(sql: "SELECT word FROM search_vocabulary"))
+    }
+
+    /// Adds the words of `texts` (a product's searched fields) to `search_vocabulary`.
+    static func noteSearchWords(_ db: Database, _ texts: [String?]) throws {
+        let words = Set(texts.compactMap { $0 }.flatMap(SearchText.words(in:)))
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO search_vocabulary (word) VALUES (?)")
+        for word in words { try statement.execute(arguments: [word]) }
+    }
+
+    /// Refills `search_vocabulary` from the index (after a seed: one walk of the index, not one
+    /// statement per product).
+    static func refillSearchWords(_ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO search_vocabulary SELECT term FROM products_search_vocabulary")
     }
 
     /// The products passing `filter` that hold every word's forms, the index's best first (bm25

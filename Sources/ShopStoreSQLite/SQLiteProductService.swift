@@ -120,6 +120,7 @@ struct SQLiteProductService: ProductService {
                                                  brand: new.brand ?? "", price: new.price, discount: new.discount,
                                                  stock: new.stock),   // a record without a brand clears it
                               to: existingID, now: now)
+                    try noteSearchWords(db, [new.tags.joined(separator: " ")])
                     try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
                                    arguments: [new.rating.hundredths, StoredTags.encode(new.tags), new.minimumOrderQuantity, existingID])
                     summary.updated += 1
@@ -159,6 +160,7 @@ struct SQLiteProductService: ProductService {
             """, arguments: [id, sku, new.title, new.description, new.category, new.brand, new.price.minorUnits,
                              new.discount.hundredths, new.stock, new.rating.hundredths, StoredTags.encode(new.tags),
                              new.minimumOrderQuantity, now, now])
+        try noteSearchWords(db, [new.title, new.brand, new.category, new.tags.joined(separator: " "), new.description])
         return try find(db, String(id))
     }
 
@@ -188,6 +190,7 @@ struct SQLiteProductService: ProductService {
         assignments.append("updated_at = ?")
         arguments.append(now)
         arguments.append(id)
+        try noteSearchWords(db, [changes.title, changes.brand, changes.category, changes.description])
         try db.execute(sql: "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                        arguments: StatementArguments(arguments))
     }

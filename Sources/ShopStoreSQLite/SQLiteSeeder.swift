@@ -95,7 +95,9 @@ extension SQLiteStore {
             guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {
                 return nil
             }
-            return try body(SQLiteSeeder(db: db, now: now))
+            let seeded = try body(SQLiteSeeder(db: db, now: now))
+            try SQLiteProductService.refillSearchWords(db)
+            return seeded
         }
     }
 }
