@@ -10,8 +10,8 @@ extension PostgresProductService {
                         _ body: (ProductSearch.Found) throws -> Void) async throws {
         try await ProductSearch.run(text, page: page, vocabulary: {
             try await vocabulary()
-        }, candidates: { matches in
-            try await candidates(text: text, matches: matches, filter: filter)
+        }, candidates: { request, matches in
+            try await candidates(request, text: text, matches: matches, filter: filter)
         }, body)
     }
 
@@ -43,15 +43,25 @@ extension PostgresProductService {
         }.joined(separator: " & ")
     }
 
-    /// The products passing `filter` whose index holds one of every word's forms, the index's best
-    /// first (ts_rank with ProductSearch's field weights), at most `ProductSearch.candidateLimit`,
-    /// and the one whose id or SKU is `text`.
-    func candidates(text: String, matches: [ProductSearch.WordMatch], filter: ProductFilter) async throws -> [Product] {
+    /// The products passing `filter` that `request` asks for — one of every word's forms in the
+    /// index, its best first (ts_rank with ProductSearch's field weights), or every word as typed
+    /// in the title (weight A), by id — and the one whose id or SKU is `text`.
+    func candidates(_ request: ProductSearch.Candidates, text: String, matches: [ProductSearch.WordMatch],
+                    filter: ProductFilter) async throws -> [Product] {
         var others = filter
         others.search = nil
         let parts = try FilterParts(others)
         let typed = text.trimmingASCIISpaces
-        let tsquery = matches.isEmpty ? "" : Self.tsquery(matches)
+        let limit: Int
+        let tsquery: String
+        switch request {
+        case .ranked:
+            limit = ProductSearch.candidateLimit
+            tsquery = matches.isEmpty ? "" : Self.tsquery(matches)
+        case .exactTitles(let wanted):
+            limit = max(0, wanted)
+            tsquery = matches.map { $0.word + ":A" }.joined(separator: " & ")
+        }
         var query = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
         query.appendLiteral("SELECT ROW(\(ProductColumns.all))::text FROM products WHERE ")
         query.appendInterpolation(matching: parts)
@@ -68,12 +78,12 @@ extension PostgresProductService {
         query.appendLiteral(") ORDER BY (id = ")
         query.appendInterpolation(Int64(typed) ?? 0)
         query.appendLiteral(") DESC")
-        if !matches.isEmpty {
+        if !matches.isEmpty, request == .ranked {
             query.appendLiteral(", ts_rank(\(Self.rankWeights), search_words, to_tsquery('simple', ")
             query.appendInterpolation(tsquery)
             query.appendLiteral(")) DESC")
         }
-        query.appendLiteral(", id LIMIT \(ProductSearch.candidateLimit)")
+        query.appendLiteral(", id LIMIT \(limit)")
         let built = PostgresQuery(stringInterpolation: query)
         var found: [Product] = []
         try await database.forEachRow("searching products", query: { _ in built }) { row in

@@ -10,8 +10,8 @@ extension SQLiteProductService {
                         _ body: (ProductSearch.Found) throws -> Void) async throws {
         try await ProductSearch.run(text, page: page, vocabulary: {
             try database.shopRead { db in try Self.vocabulary(db) }
-        }, candidates: { matches in
-            try database.shopRead { db in try Self.candidates(db, text: text, matches: matches, filter: filter) }
+        }, candidates: { request, matches in
+            try database.shopRead { db in try Self.candidates(db, request, text: text, matches: matches, filter: filter) }
         }, body)
     }
 
@@ -38,10 +38,11 @@ extension SQLiteProductService {
         try db.execute(sql: "INSERT OR IGNORE INTO search_vocabulary SELECT term FROM products_search_vocabulary")
     }
 
-    /// The products passing `filter` that hold every word's forms, the index's best first (bm25
-    /// with ProductSearch's field weights), and the one whose id or SKU is `text`.
-    static func candidates(_ db: Database, text: String, matches: [ProductSearch.WordMatch],
-                           filter: ProductFilter) throws -> [Product] {
+    /// The products passing `filter` that `request` asks for — every word's forms in any field,
+    /// the index's best first (bm25 with ProductSearch's field weights), or every word as typed in
+    /// the title, by id — and the one whose id or SKU is `text`.
+    static func candidates(_ db: Database, _ request: ProductSearch.Candidates, text: String,
+                           matches: [ProductSearch.WordMatch], filter: ProductFilter) throws -> [Product] {
         var others = filter
         others.search = nil
         let (where_, arguments) = try whereClause(others)
@@ -57,13 +58,26 @@ extension SQLiteProductService {
             }
         }
         guard !matches.isEmpty else { return found }
-        let weights = ProductSearch.Field.allCases.map { String($0.weight) }.joined(separator: ", ")
-        let sql = """
-            WITH found(id, relevance) AS (
-                SELECT rowid, bm25(products_search, \(weights)) FROM products_search WHERE products_search MATCH ?)
-            SELECT \(columns) FROM products JOIN found USING (id)
-            """ + (where_.isEmpty ? "" : where_) + " ORDER BY found.relevance, id LIMIT \(ProductSearch.candidateLimit)"
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments([matchExpression(matches)]) + arguments)
+        let sql: String
+        let expression: String
+        switch request {
+        case .ranked:
+            let weights = ProductSearch.Field.allCases.map { String($0.weight) }.joined(separator: ", ")
+            sql = """
+                WITH found(id, relevance) AS (
+                    SELECT rowid, bm25(products_search, \(weights)) FROM products_search WHERE products_search MATCH ?)
+                SELECT \(columns) FROM products JOIN found USING (id)
+                """ + where_ + " ORDER BY found.relevance, id LIMIT \(ProductSearch.candidateLimit)"
+            expression = matchExpression(matches)
+        case .exactTitles(let limit):
+            // In rowid order: the index stops at the limit without ranking every match.
+            sql = """
+                WITH found(id) AS (SELECT rowid FROM products_search WHERE products_search MATCH ?)
+                SELECT \(columns) FROM products JOIN found USING (id)
+                """ + where_ + " ORDER BY id LIMIT \(max(0, limit))"
+            expression = "title : (" + matches.map { "\"" + $0.word + "\"" }.joined(separator: " AND ") + ")"
+        }
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments([expression]) + arguments)
         while let row = try cursor.next() {
             if seen.insert(row[0]).inserted { found.append(product(row)) }
         }

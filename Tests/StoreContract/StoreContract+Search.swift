@@ -18,6 +18,7 @@ extension StoreContract {
             Case("the index follows add, update, delete and import", indexFollowsChanges),
             Case("the listing's filters apply; paging and --sort cut the ranking", pagingAndSorting),
             Case("suggestions name the closest words", suggestions),
+            Case("a page of the ranking is that page of the whole ranking", pagesOfTheRanking),
         ])
     }
 
@@ -123,5 +124,23 @@ extension StoreContract {
         #expect(try await found(shop, "spxxn").isEmpty)
         #expect(try await shop.products.searchSuggestions("spxxn") == ["spoon"])
         #expect(try await shop.products.searchSuggestions("qqqqqqqq").isEmpty)
+    }
+
+    static func pagesOfTheRanking(_ shop: ShopServices) async throws {
+        // Exact title matches (the best there are, tied by id) between weaker ones, with a
+        // product whose id is the text: a page may come from the exact matches alone.
+        let titles = ["Oak Lamp", "Lamps Set", "Oak Table", "Lamp", "Desk Lamp", "Lampshade", "Oak Lamp Stand", "Lamp Oil"]
+        for (index, title) in titles.enumerated() {
+            try await addSearchable(shop, Int64(index + 1), title, description: index == 2 ? "a lamp" : "")
+        }
+        try await addSearchable(shop, 40, "Brass Lamp", category: "lamp")
+        for text in ["lamp", "oak lamp", "lamp oak", "lam", "4", "oak"] {
+            let whole = try await found(shop, text)
+            for (offset, limit) in [(0, 1), (0, 2), (1, 2), (2, 3), (0, 20), (5, 5)] {
+                let page = try await found(shop, text, page: Page(limit: limit, offset: offset))
+                #expect(page == Array(whole.dropFirst(offset).prefix(limit)), "\"\(text)\" offset \(offset) limit \(limit): \(page) in \(whole)")
+            }
+        }
+        #expect(try await found(shop, "lamp", page: Page(limit: 2)) == [1, 4])   // "Oak Lamp" and "Lamp": the word itself, lowest ids
     }
 }

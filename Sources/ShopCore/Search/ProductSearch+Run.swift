@@ -6,23 +6,49 @@ extension ProductSearch {
     /// A product found, with its score (`score` in the output).
     public typealias Found = (product: Product, score: Int)
 
-    /// Runs a search. `candidates` gives the products (passing the listing's other filters)
-    /// whose indexed fields hold one form of every word (the last word's first form as a
-    /// prefix), plus the one whose id or SKU is the text; at most `candidateLimit` of them, its
-    /// engine's best first. `vocabulary` gives the words the index holds (for the forms).
-    /// Calls `body` for each product of `page`.
+    /// Which candidates a search asks its store for.
+    public enum Candidates: Sendable, Equatable {
+        /// Products holding one form of every word in any field (the last word's first form as a
+        /// prefix), at most `candidateLimit`, the store's engine's best first.
+        case ranked
+        /// Products whose title holds every word exactly as typed, the lowest `limit` ids: the
+        /// products with the highest score a search can give, in ranking order.
+        case exactTitles(limit: Int)
+    }
+
+    /// Runs a search. `candidates` gives the products (passing the listing's other filters) the
+    /// request asks for, plus the one whose id or SKU is the text. `vocabulary` gives the words
+    /// the index holds (for the forms). Calls `body` for each product of `page`.
+    ///
+    /// A page of the ranking (no `--sort`) is first asked of the exact title matches: every word
+    /// as typed in the title is the best match there is, and those tie by id, so when there are
+    /// enough of them their lowest ids are the page, and the engine need not rank the rest.
     public static func run(_ text: String, page: Page,
                            vocabulary: () async throws -> [String],
-                           candidates: (_ matches: [WordMatch]) async throws -> [Product],
+                           candidates: (_ request: Candidates, _ matches: [WordMatch]) async throws -> [Product],
                            _ body: (Found) throws -> Void) async throws {
         try ListingLimits.checkSearch(text)
         let query = SearchText(text)
         let matches = query.words.isEmpty ? [] : ProductSearch.matches(query, vocabulary: try await vocabulary())
-        var ranked = rank(try await candidates(matches), query: query, matches: matches)
-        if !page.sort.isEmpty { ranked = try sorted(ranked, by: page.sort) }
-        let start = min(page.offset, ranked.count)
-        let end = page.limit.map { start + min($0, ranked.count - start) } ?? ranked.count
-        for found in ranked[start..<end] { try body(found) }
+        var ranked: [Found]? = nil
+        if page.sort.isEmpty, let limit = page.limit, !matches.isEmpty {
+            let (wanted, overflow) = page.offset.addingReportingOverflow(limit)
+            if !overflow, wanted < candidateLimit {
+                let best = rank(try await candidates(.exactTitles(limit: wanted + 1), matches), query: query, matches: matches)
+                let topScore = matches.count * Field.title.weight * 5
+                if best.filter({ $0.score == topScore }).count >= wanted { ranked = best }
+            }
+        }
+        var found: [Found]
+        if let ranked {
+            found = ranked
+        } else {
+            found = rank(try await candidates(.ranked, matches), query: query, matches: matches)
+        }
+        if !page.sort.isEmpty { found = try sorted(found, by: page.sort) }
+        let start = min(page.offset, found.count)
+        let end = page.limit.map { start + min($0, found.count - start) } ?? found.count
+        for item in found[start..<end] { try body(item) }
     }
 
     /// The fields a search can be sorted by instead of its ranking (`score` is the ranking).
