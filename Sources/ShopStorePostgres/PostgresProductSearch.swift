@@ -44,8 +44,8 @@ extension PostgresProductService {
     }
 
     /// The products passing `filter` that `request` asks for — one of every word's forms in the
-    /// index, its best first (ts_rank with ProductSearch's field weights), or every word as typed
-    /// in the title (weight A), by id — and the one whose id or SKU is `text`.
+    /// index, its best first (ts_rank with ProductSearch's field weights), or one of every word's
+    /// best forms in the title (weight A), by id — and the one whose id or SKU is `text`.
     func candidates(_ request: ProductSearch.Candidates, text: String, matches: [ProductSearch.WordMatch],
                     filter: ProductFilter) async throws -> [Product] {
         var others = filter
@@ -58,9 +58,11 @@ extension PostgresProductService {
         case .ranked:
             limit = ProductSearch.candidateLimit
             tsquery = matches.isEmpty ? "" : Self.tsquery(matches)
-        case .exactTitles(let wanted):
+        case .bestInTitle(let words, let wanted):
             limit = max(0, wanted)
-            tsquery = matches.map { $0.word + ":A" }.joined(separator: " & ")
+            tsquery = words.map { word in
+                "(" + word.forms.map { $0 + (word.isPrefix ? ":*A" : ":A") }.joined(separator: " | ") + ")"
+            }.joined(separator: " & ")
         }
         var query = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
         query.appendLiteral("SELECT ROW(\(ProductColumns.all))::text FROM products WHERE ")

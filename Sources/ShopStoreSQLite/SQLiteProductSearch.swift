@@ -39,8 +39,8 @@ extension SQLiteProductService {
     }
 
     /// The products passing `filter` that `request` asks for — every word's forms in any field,
-    /// the index's best first (bm25 with ProductSearch's field weights), or every word as typed in
-    /// the title, by id — and the one whose id or SKU is `text`.
+    /// the index's best first (bm25 with ProductSearch's field weights), or one of every word's
+    /// best forms in the title, by id — and the one whose id or SKU is `text`.
     static func candidates(_ db: Database, _ request: ProductSearch.Candidates, text: String,
                            matches: [ProductSearch.WordMatch], filter: ProductFilter) throws -> [Product] {
         var others = filter
@@ -59,7 +59,6 @@ extension SQLiteProductService {
         }
         guard !matches.isEmpty else { return found }
         let sql: String
-        let expression: String
         switch request {
         case .ranked:
             let weights = ProductSearch.Field.allCases.map { String($0.weight) }.joined(separator: ", ")
@@ -68,16 +67,35 @@ extension SQLiteProductService {
                     SELECT rowid, bm25(products_search, \(weights)) FROM products_search WHERE products_search MATCH ?)
                 SELECT \(columns) FROM products JOIN found USING (id)
                 """ + where_ + " ORDER BY found.relevance, id LIMIT \(ProductSearch.candidateLimit)"
-            expression = matchExpression(matches)
-        case .exactTitles(let limit):
-            // In rowid order: the index stops at the limit without ranking every match.
-            sql = """
-                WITH found(id) AS (SELECT rowid FROM products_search WHERE products_search MATCH ?)
-                SELECT \(columns) FROM products JOIN found USING (id)
-                """ + where_ + " ORDER BY id LIMIT \(max(0, limit))"
-            expression = "title : (" + matches.map { "\"" + $0.word + "\"" }.joined(separator: " AND ") + ")"
+            return try collect(db, sql: sql, arguments: StatementArguments([matchExpression(matches)]) + arguments,
+                               into: found, seen: seen)
+        case .bestInTitle(let words, let limit):
+            let expression = "title : (" + words.map { word in
+                "(" + word.forms.map { "\"" + $0 + "\"" + (word.isPrefix ? " *" : "") }.joined(separator: " OR ") + ")"
+            }.joined(separator: " AND ") + ")"
+            // In rowid order, so the index stops at the limit without ranking every match; with
+            // other filters, joined to them.
+            if where_.isEmpty {
+                sql = """
+                    SELECT \(columns) FROM products WHERE id IN (
+                        SELECT rowid FROM products_search WHERE products_search MATCH ? ORDER BY rowid LIMIT \(max(0, limit)))
+                    ORDER BY id
+                    """
+            } else {
+                sql = """
+                    WITH found(id) AS (SELECT rowid FROM products_search WHERE products_search MATCH ?)
+                    SELECT \(columns) FROM products JOIN found USING (id)
+                    """ + where_ + " ORDER BY id LIMIT \(max(0, limit))"
+            }
+            return try collect(db, sql: sql, arguments: StatementArguments([expression]) + arguments, into: found, seen: seen)
         }
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments([expression]) + arguments)
+    }
+
+    /// `found` followed by the products `sql` reads that are not in `seen`.
+    private static func collect(_ db: Database, sql: String, arguments: StatementArguments, into found: [Product],
+                                seen: Set<Int64>) throws -> [Product] {
+        var found = found, seen = seen
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() {
             if seen.insert(row[0]).inserted { found.append(product(row)) }
         }

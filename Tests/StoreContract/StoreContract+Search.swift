@@ -134,7 +134,7 @@ extension StoreContract {
             try await addSearchable(shop, Int64(index + 1), title, description: index == 2 ? "a lamp" : "")
         }
         try await addSearchable(shop, 40, "Brass Lamp", category: "lamp")
-        for text in ["lamp", "oak lamp", "lamp oak", "lam", "4", "oak"] {
+        for text in ["lamp", "oak lamp", "lamp oak", "lam", "4", "oak", "lmap", "oka lamp", "lampsha", "amp"] {
             let whole = try await found(shop, text)
             for (offset, limit) in [(0, 1), (0, 2), (1, 2), (2, 3), (0, 20), (5, 5)] {
                 let page = try await found(shop, text, page: Page(limit: limit, offset: offset))

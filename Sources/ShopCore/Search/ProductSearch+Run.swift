@@ -11,18 +11,18 @@ extension ProductSearch {
         /// Products holding one form of every word in any field (the last word's first form as a
         /// prefix), at most `candidateLimit`, the store's engine's best first.
         case ranked
-        /// Products whose title holds every word exactly as typed, the lowest `limit` ids: the
-        /// products with the highest score a search can give, in ranking order.
-        case exactTitles(limit: Int)
+        /// Products whose title holds one of every word's forms (`bestInTitle`), the lowest `limit`
+        /// ids: the products with the highest score a search can give, in ranking order.
+        case bestInTitle(words: [TierWord], limit: Int)
     }
 
     /// Runs a search. `candidates` gives the products (passing the listing's other filters) the
     /// request asks for, plus the one whose id or SKU is the text. `vocabulary` gives the words
     /// the index holds (for the forms). Calls `body` for each product of `page`.
     ///
-    /// A page of the ranking (no `--sort`) is first asked of the exact title matches: every word
-    /// as typed in the title is the best match there is, and those tie by id, so when there are
-    /// enough of them their lowest ids are the page, and the engine need not rank the rest.
+    /// A page of the ranking (no `--sort`) is first asked of the titles holding every word's best
+    /// form (`bestInTitle`): that is the best score there is, and those tie by id, so when there
+    /// are enough of them their lowest ids are the page, and the engine need not rank the rest.
     public static func run(_ text: String, page: Page,
                            vocabulary: () async throws -> [String],
                            candidates: (_ request: Candidates, _ matches: [WordMatch]) async throws -> [Product],
@@ -31,12 +31,12 @@ extension ProductSearch {
         let query = SearchText(text)
         let matches = query.words.isEmpty ? [] : ProductSearch.matches(query, vocabulary: try await vocabulary())
         var ranked: [Found]? = nil
-        if page.sort.isEmpty, let limit = page.limit, !matches.isEmpty {
+        if page.sort.isEmpty, let limit = page.limit, let best = bestInTitle(matches) {
             let (wanted, overflow) = page.offset.addingReportingOverflow(limit)
             if !overflow, wanted < candidateLimit {
-                let best = rank(try await candidates(.exactTitles(limit: wanted + 1), matches), query: query, matches: matches)
-                let topScore = matches.count * Field.title.weight * 5
-                if best.filter({ $0.score == topScore }).count >= wanted { ranked = best }
+                let pool = rank(try await candidates(.bestInTitle(words: best.words, limit: wanted + 1), matches),
+                                query: query, matches: matches)
+                if pool.filter({ $0.score == best.score }).count >= wanted { ranked = pool }
             }
         }
         var found: [Found]

@@ -64,11 +64,15 @@ public enum ProductSearch {
         public var word: String
         public var isPrefix: Bool
         public var expansions: [String: Int]
+        /// The best match the index can give this word: 5 the word itself is there, 4 (the last
+        /// word) words it begins are, else the best of its expansions; 0 nothing.
+        public var bestQuality: Int
 
-        public init(word: String, isPrefix: Bool, expansions: [String: Int] = [:]) {
+        public init(word: String, isPrefix: Bool, expansions: [String: Int] = [:], bestQuality: Int = 5) {
             self.word = word
             self.isPrefix = isPrefix
             self.expansions = expansions
+            self.bestQuality = bestQuality
         }
 
         /// Every form an index should look for: the word (a prefix for the last) and its expansions.
@@ -101,14 +105,20 @@ public enum ProductSearch {
             var match = WordMatch(word: word, isPrefix: isPrefix)
             var holding: [String] = []
             var found = false
+            match.bestQuality = 0
             for candidate in known {
-                if candidate == word || (isPrefix && candidate.hasPrefix(word)) {
+                if candidate == word {
                     found = true
+                    match.bestQuality = 5
+                } else if isPrefix && candidate.hasPrefix(word) {
+                    found = true
+                    match.bestQuality = max(match.bestQuality, 4)
                 } else if word.count >= 3 && candidate.contains(word) {
                     holding.append(candidate)
                 }
             }
             for candidate in closest(holding, to: word) { match.expansions[candidate] = infixQuality }
+            if !holding.isEmpty { match.bestQuality = max(match.bestQuality, infixQuality) }
             let budget = word.allSatisfy(\.isNumber) ? 0 : typoBudget(word)
             guard !found, holding.isEmpty, budget > 0 else { return match }
             var typos: [String] = []
@@ -121,6 +131,7 @@ public enum ProductSearch {
             }
             let kept = Set(closest(typos, to: word))
             match.expansions = match.expansions.filter { kept.contains($0.key) }
+            match.bestQuality = match.expansions.values.max() ?? 0
             return match
         }
     }
@@ -150,6 +161,33 @@ public enum ProductSearch {
             total += best
         }
         return matches.isEmpty ? nil : total
+    }
+
+    /// The forms that give each word its best match (`bestQuality`), and the score a product
+    /// gets when its title holds one of them for every word: the highest score the search can
+    /// give (a word's best match is best in the title, its heaviest field). Nil when a word
+    /// matches nothing.
+    public static func bestInTitle(_ matches: [WordMatch]) -> (words: [TierWord], score: Int)? {
+        var words: [TierWord] = []
+        var score = 0
+        for match in matches {
+            switch match.bestQuality {
+            case 5: words.append(TierWord(forms: [match.word], isPrefix: false))
+            case 4: words.append(TierWord(forms: [match.word], isPrefix: true))
+            case 1...3:
+                words.append(TierWord(forms: match.expansions.filter { $0.value == match.bestQuality }.keys.sorted(),
+                                      isPrefix: false))
+            default: return nil
+            }
+            score += Field.title.weight * match.bestQuality
+        }
+        return words.isEmpty ? nil : (words, score)
+    }
+
+    /// One word of `bestInTitle`: a title must hold one of `forms` (as a prefix when `isPrefix`).
+    public struct TierWord: Sendable, Equatable {
+        public var forms: [String]
+        public var isPrefix: Bool
     }
 
     /// The score of a product whose id or SKU is the search text.
