@@ -93,4 +93,13 @@ import Products
             #expect(passed, "\(shop.storeKind): \"\(query)\" found \(found); expected \(expect)")
         }
     }
+
+    @Test func theCommandTakesItsWordsWithoutQuotes() async throws {
+        let shop = try await ShellHarness(plugins: [productsPlugin], demo: true)
+        let rows = try #require(try await shop.json("products search samsng galxy --limit 2 --fields id,score -o json") as? [[String: Any]])
+        #expect(rows.compactMap { $0["id"] as? Int } == [131, 132])   // the Samsung Galaxy phones, tied by id
+        #expect(rows.allSatisfy { ($0["score"] as? Int ?? 0) > 0 })
+        let none = try await shop.run("products search qqzzxx")
+        #expect(none.outcome == .success && none.stdout.split(separator: "\n").count <= 1)   // a header at most
+    }
 }

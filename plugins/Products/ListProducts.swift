@@ -88,15 +88,16 @@ extension ProductsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find products: every word in the title, brand, category, tags or description, best first.",
             discussion: """
-                The last word may be the start of a word (iph finds iPhone). A word of 4 letters or more \
-                may carry one typo, of 8 or more two, when the words as typed find nothing. The product \
-                whose id or SKU is the text comes first; then matches in the title, above brand, category \
-                and tags, above description (a whole word above its start, above a typo); ties by id. \
-                --sort orders the matches otherwise; --fields score shows the ranking's score.
+                The last word may be the start of a word (iph finds iPhone); a word of 3 letters or more \
+                also finds words holding it (phone finds iPhone). A word the catalogue has in no form may \
+                carry one typo from 4 letters, two from 8 (iphnoe, samsng galxy). The product whose id or \
+                SKU is the text comes first; then matches in the title, above brand, category and tags, \
+                above description (the word above its start, above a word holding it, above a typo); ties \
+                by id. --sort orders the matches otherwise; --fields score shows the ranking's score.
                 """)
 
-        @Argument(help: "The text to look for (case-insensitive).")
-        var text: String
+        @Argument(help: ArgumentHelp("The words to look for (case-insensitive; no quotes needed).", valueName: "text"))
+        var words: [String]
 
         @OptionGroup var filters: ProductFilterOptions
         @OptionGroup var paging: PagingOptions
@@ -104,8 +105,8 @@ extension ProductsCommand {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            try await listProducts(try filters.filter(search: text), output: output, paging: paging, currency: currency,
-                                   context: context)
+            try await listProducts(try filters.filter(search: words.joined(separator: " ")), output: output, paging: paging,
+                                   currency: currency, context: context)
         }
     }
 
