@@ -88,7 +88,10 @@ final class PostgresRunConnection: Sendable {
             try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: logger)
         } catch {
             try? await connection.close()
-            throw error
+            // A ROLLBACK that fails (the server closed the connection first, in a failover) has
+            // nothing left to do: the server rolls back the open transaction of a connection that
+            // ends, and this one has ended.
+            if commit { throw error }
         }
         try? await connection.close()
     }
