@@ -111,7 +111,8 @@ public struct Category: Hashable, Sendable {
 /// Which products a listing shows.
 public struct ProductFilter: Hashable, Sendable {
     public var category: String?
-    /// Case-insensitive text matched against title, description, brand and SKU.
+    /// Search text, as `products search` reads it (`SearchCondition`): the product whose id or
+    /// SKU it is, and those holding every word in a searched field.
     public var search: String?
     public var minPrice: Money?
     public var maxPrice: Money?
@@ -129,6 +130,13 @@ public struct ProductFilter: Hashable, Sendable {
         self.maxPrice = maxPrice
         self.inStockOnly = inStockOnly
         self.withDescriptionAndTags = withDescriptionAndTags
+    }
+
+    /// The same filter reading every field (a search's score needs them all).
+    public var withEveryField: ProductFilter {
+        var filter = self
+        filter.withDescriptionAndTags = true
+        return filter
     }
 }
 

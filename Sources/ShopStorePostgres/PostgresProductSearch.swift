@@ -8,11 +8,18 @@ import ShopStoreKit
 extension PostgresProductService {
     func searchProducts(_ text: String, filter: ProductFilter, page: Page,
                         _ body: (ProductSearch.Found) throws -> Void) async throws {
-        try await ProductSearch.run(text, page: page, vocabulary: {
-            try await vocabulary()
-        }, candidates: { request, matches in
-            try await candidates(request, text: text, matches: matches, filter: filter)
+        guard let search = try await searchCondition(text) else { return }
+        try await ProductSearch.run(search, page: page, candidates: { request, each in
+            try await candidates(request, search: search, filter: filter, each)
         }, body)
+    }
+
+    /// The condition of a search text (nil when it is empty); the vocabulary is read only for words.
+    func searchCondition(_ text: String?) async throws -> SearchCondition? {
+        guard let text, !text.isEmpty else { return nil }
+        try ListingLimits.checkSearch(text)
+        let words = SearchText(text).words.isEmpty ? [] : try await vocabulary()
+        return try SearchCondition(text, vocabulary: { words })
     }
 
     func searchSuggestions(_ text: String) async throws -> [String] {
@@ -43,55 +50,53 @@ extension PostgresProductService {
         }.joined(separator: " & ")
     }
 
-    /// The products passing `filter` that `request` asks for — one of every word's forms in the
-    /// index, its best first (ts_rank with ProductSearch's field weights), or one of every word's
-    /// best forms in the title (weight A), by id — and the one whose id or SKU is `text`.
-    func candidates(_ request: ProductSearch.Candidates, text: String, matches: [ProductSearch.WordMatch],
-                    filter: ProductFilter) async throws -> [Product] {
-        var others = filter
-        others.search = nil
-        let parts = try FilterParts(others)
-        let typed = text.trimmingASCIISpaces
+    /// Calls `each` for the products passing `filter` that `request` asks for: every product
+    /// `search` finds, in a page's field order; or its best 2,000 (ts_rank with ProductSearch's
+    /// field weights); or those holding one of every word's best forms in the title (weight A), by
+    /// id — the last two after the one whose id or SKU is the text.
+    func candidates(_ request: ProductSearch.Candidates, search: SearchCondition, filter: ProductFilter,
+                    _ each: (Product) throws -> Void) async throws {
         let limit: Int
         let tsquery: String
         switch request {
+        case .page(let page):
+            return try await list(filter.withEveryField, search: search, page: page, each)
         case .ranked:
             limit = ProductSearch.candidateLimit
-            tsquery = matches.isEmpty ? "" : Self.tsquery(matches)
+            tsquery = search.matches.isEmpty ? "" : Self.tsquery(search.matches)
         case .bestInTitle(let words, let wanted):
             limit = max(0, wanted)
             tsquery = words.map { word in
                 "(" + word.forms.map { $0 + (word.isPrefix ? ":*A" : ":A") }.joined(separator: " | ") + ")"
             }.joined(separator: " & ")
         }
+        let parts = FilterParts(filter, search: nil)
         var query = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
         query.appendLiteral("SELECT ROW(\(ProductColumns.all))::text FROM products WHERE ")
         query.appendInterpolation(matching: parts)
         query.appendLiteral(" AND (id = ")
-        query.appendInterpolation(Int64(typed) ?? 0)
+        query.appendInterpolation(search.referenceID)
         query.appendLiteral(" OR lower(sku) = lower(")
-        query.appendInterpolation(typed)
+        query.appendInterpolation(search.reference)
         query.appendLiteral(")")
-        if !matches.isEmpty {
+        if !search.matches.isEmpty {
             query.appendLiteral(" OR search_words @@ to_tsquery('simple', ")
             query.appendInterpolation(tsquery)
             query.appendLiteral(")")
         }
         query.appendLiteral(") ORDER BY (id = ")
-        query.appendInterpolation(Int64(typed) ?? 0)
+        query.appendInterpolation(search.referenceID)
         query.appendLiteral(") DESC")
-        if !matches.isEmpty, request == .ranked {
+        if !search.matches.isEmpty, request == .ranked {
             query.appendLiteral(", ts_rank(\(Self.rankWeights), search_words, to_tsquery('simple', ")
             query.appendInterpolation(tsquery)
             query.appendLiteral(")) DESC")
         }
         query.appendLiteral(", id LIMIT \(limit)")
         let built = PostgresQuery(stringInterpolation: query)
-        var found: [Product] = []
         try await database.forEachRow("searching products", query: { _ in built }) { row in
             var cells = row.makeIterator()
-            found.append(try Self.product(record: cells.next()?.bytes))
+            try each(try Self.product(record: cells.next()?.bytes))
         }
-        return found
     }
 }

@@ -28,8 +28,14 @@ struct PostgresProductService: ProductService {
     // MARK: - Reading
 
     func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
+        try await list(filter, search: try await searchCondition(filter.search), page: page, body)
+    }
+
+    /// The products passing `filter`, with `search` (the filter's search, read against the index)
+    /// in place of its text, in `page` order, streaming.
+    func list(_ filter: ProductFilter, search: SearchCondition?, page: Page, _ body: (Product) throws -> Void) async throws {
         let terms = try PostgresPaging.orderBy(page, sortColumns: Self.sortColumns, tieBreaker: "id")
-        let parts = try FilterParts(filter)
+        let parts = FilterParts(filter, search: search)
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
         // Each row as one cell, its record's text (PostgresRecordText): a twelfth of the cells.
@@ -45,7 +51,7 @@ struct PostgresProductService: ProductService {
     }
 
     func countProducts(_ filter: ProductFilter) async throws -> Int {
-        let parts = try FilterParts(filter)
+        let parts = FilterParts(filter, search: try await searchCondition(filter.search))
         return try await database.read("counting products") { connection in
             let rows = try await connection.query("""
                 SELECT count(*) FROM products
@@ -355,16 +361,20 @@ struct PostgresProductService: ProductService {
     /// A filter's values, each nil when the filter does not use it (the SQL tests `IS NULL`).
     struct FilterParts {
         var category: String?
-        var pattern: String?
+        /// The search's text as an id or SKU, and its words as a tsquery (nil: no search; no words).
+        var reference: String?
+        var referenceID: Int64
+        var tsquery: String?
         var minPrice: Int64?
         var maxPrice: Int64?
         var inStockOnly: Bool
 
-        init(_ filter: ProductFilter) throws(ShopError) {
+        /// `filter`'s values, its search given as `search` (nil: none).
+        init(_ filter: ProductFilter, search: SearchCondition?) {
             category = filter.category
-            if let search = filter.search, !search.isEmpty {
-                pattern = try LikePattern.contains(search)
-            }
+            reference = search?.reference
+            referenceID = search?.referenceID ?? 0
+            tsquery = search.flatMap { $0.matches.isEmpty ? nil : PostgresProductService.tsquery($0.matches) }
             minPrice = filter.minPrice?.minorUnits
             maxPrice = filter.maxPrice?.minorUnits
             inStockOnly = filter.inStockOnly
@@ -380,13 +390,14 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral("::text IS NULL OR category = ")
         appendInterpolation(parts.category)
         appendLiteral(") AND (")
-        appendInterpolation(parts.pattern)
-        appendLiteral("::text IS NULL")
-        for column in ["lower(title)", "lower(description)", "lower(brand)", "lower(sku)"] {
-            appendLiteral(" OR \(column) LIKE ")
-            appendInterpolation(parts.pattern)
-            appendLiteral(" ESCAPE '\\'")
-        }
+        appendInterpolation(parts.reference)
+        appendLiteral("::text IS NULL OR id = ")
+        appendInterpolation(parts.referenceID)
+        appendLiteral(" OR lower(sku) = lower(")
+        appendInterpolation(parts.reference)
+        appendLiteral(") OR search_words @@ to_tsquery('simple', ")
+        appendInterpolation(parts.tsquery)
+        appendLiteral(")")
         appendLiteral(") AND (")
         appendInterpolation(parts.minPrice)
         appendLiteral("::bigint IS NULL OR price_minor >= ")

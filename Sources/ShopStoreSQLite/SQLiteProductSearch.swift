@@ -8,10 +8,9 @@ import ShopCore
 extension SQLiteProductService {
     func searchProducts(_ text: String, filter: ProductFilter, page: Page,
                         _ body: (ProductSearch.Found) throws -> Void) async throws {
-        try await ProductSearch.run(text, page: page, vocabulary: {
-            try database.shopRead { db in try Self.vocabulary(db) }
-        }, candidates: { request, matches in
-            try database.shopRead { db in try Self.candidates(db, request, text: text, matches: matches, filter: filter) }
+        let search = try database.shopRead { db in try SearchCondition(text, vocabulary: { try Self.vocabulary(db) }) }
+        try await ProductSearch.run(search, page: page, candidates: { request, each in
+            try database.shopRead { db in try Self.candidates(db, request, search: search, filter: filter, each) }
         }, body)
     }
 
@@ -38,28 +37,37 @@ extension SQLiteProductService {
         try db.execute(sql: "INSERT OR IGNORE INTO search_vocabulary SELECT term FROM products_search_vocabulary")
     }
 
-    /// The products passing `filter` that `request` asks for — every word's forms in any field,
-    /// the index's best first (bm25 with ProductSearch's field weights), or one of every word's
-    /// best forms in the title, by id — and the one whose id or SKU is `text`.
-    static func candidates(_ db: Database, _ request: ProductSearch.Candidates, text: String,
-                           matches: [ProductSearch.WordMatch], filter: ProductFilter) throws -> [Product] {
-        var others = filter
-        others.search = nil
-        let (where_, arguments) = try whereClause(others)
+    /// The condition of a filter's search text (nil when it has none).
+    static func searchCondition(_ db: Database, _ text: String?) throws -> SearchCondition? {
+        guard let text, !text.isEmpty else { return nil }
+        return try SearchCondition(text, vocabulary: { try vocabulary(db) })
+    }
+
+    /// Calls `each` for the products passing `filter` that `request` asks for: every product
+    /// `search` finds, in a page's field order; or its best 2,000 (bm25 with ProductSearch's field
+    /// weights); or those holding one of every word's best forms in the title, by id — the last
+    /// two after the one whose id or SKU is the text.
+    static func candidates(_ db: Database, _ request: ProductSearch.Candidates, search: SearchCondition,
+                           filter: ProductFilter, _ each: (Product) throws -> Void) throws {
+        if case .page(let page) = request {
+            return try list(db, filter.withEveryField, search: search, page: page, each)
+        }
+        let (where_, arguments) = try whereClause(filter, search: nil)
         let extra = where_.isEmpty ? "" : " AND " + where_.dropFirst(" WHERE ".count)
-        var found: [Product] = []
         var seen = Set<Int64>()
-        let typed = text.trimmingASCIISpaces
-        if !typed.isEmpty {
+        if !search.reference.isEmpty {
             let sql = "SELECT \(columns) FROM products WHERE (id = ? OR sku = ?)" + extra
             for row in try Row.fetchAll(db.cachedStatement(sql: sql),
-                                        arguments: StatementArguments([Int64(typed) ?? 0, typed]) + arguments) where seen.insert(row[0]).inserted {
-                found.append(product(row))
+                                        arguments: [search.referenceID, search.reference] + arguments) where seen.insert(row[0]).inserted {
+                try each(product(row))
             }
         }
-        guard !matches.isEmpty else { return found }
+        guard !search.matches.isEmpty else { return }
         let sql: String
+        let expression: String
         switch request {
+        case .page:
+            return
         case .ranked:
             let weights = ProductSearch.Field.allCases.map { String($0.weight) }.joined(separator: ", ")
             sql = """
@@ -67,10 +75,9 @@ extension SQLiteProductService {
                     SELECT rowid, bm25(products_search, \(weights)) FROM products_search WHERE products_search MATCH ?)
                 SELECT \(columns) FROM products JOIN found USING (id)
                 """ + where_ + " ORDER BY found.relevance, id LIMIT \(ProductSearch.candidateLimit)"
-            return try collect(db, sql: sql, arguments: StatementArguments([matchExpression(matches)]) + arguments,
-                               into: found, seen: seen)
+            expression = matchExpression(search.matches)
         case .bestInTitle(let words, let limit):
-            let expression = "title : (" + words.map { word in
+            expression = "title : (" + words.map { word in
                 "(" + word.forms.map { "\"" + $0 + "\"" + (word.isPrefix ? " *" : "") }.joined(separator: " OR ") + ")"
             }.joined(separator: " AND ") + ")"
             // In rowid order, so the index stops at the limit without ranking every match; with
@@ -87,19 +94,11 @@ extension SQLiteProductService {
                     SELECT \(columns) FROM products JOIN found USING (id)
                     """ + where_ + " ORDER BY id LIMIT \(max(0, limit))"
             }
-            return try collect(db, sql: sql, arguments: StatementArguments([expression]) + arguments, into: found, seen: seen)
         }
-    }
-
-    /// `found` followed by the products `sql` reads that are not in `seen`.
-    private static func collect(_ db: Database, sql: String, arguments: StatementArguments, into found: [Product],
-                                seen: Set<Int64>) throws -> [Product] {
-        var found = found, seen = seen
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [expression] + arguments)
         while let row = try cursor.next() {
-            if seen.insert(row[0]).inserted { found.append(product(row)) }
+            if seen.insert(row[0]).inserted { try each(product(row)) }
         }
-        return found
     }
 
     /// The FTS5 query: every word (one of its forms; the last word's as prefixes), each form a

@@ -22,20 +22,28 @@ struct SQLiteProductService: ProductService {
     // MARK: - Reading
 
     func listProducts(_ filter: ProductFilter, page: Page, _ body: (Product) throws -> Void) async throws {
-        var (sql, arguments) = try Self.selectSQL(filter)
-        sql += try SQLPaging.clause(page, sortColumns: Self.sortColumns, tieBreaker: "id")
         try database.shopRead { db in
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try cursor.next() {
-                try body(Self.product(row))
-            }
+            try Self.list(db, filter, search: try Self.searchCondition(db, filter.search), page: page, body)
+        }
+    }
+
+    /// The products passing `filter`, with `search` (the filter's search, read against the index)
+    /// in place of its text, in `page` order, streaming.
+    static func list(_ db: Database, _ filter: ProductFilter, search: SearchCondition?, page: Page,
+                     _ body: (Product) throws -> Void) throws {
+        let (where_, arguments) = try whereClause(filter, search: search)
+        let sql = "SELECT \(ProductColumns.list(for: filter)) FROM products" + where_
+            + (try SQLPaging.clause(page, sortColumns: sortColumns, tieBreaker: "id"))
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            try body(product(row))
         }
     }
 
     func countProducts(_ filter: ProductFilter) async throws -> Int {
-        let (where_, arguments) = try Self.whereClause(filter)
-        return try database.shopRead { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM products" + where_, arguments: arguments) ?? 0
+        try database.shopRead { db in
+            let (where_, arguments) = try Self.whereClause(filter, search: try Self.searchCondition(db, filter.search))
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM products" + where_, arguments: arguments) ?? 0
         }
     }
 
@@ -246,25 +254,22 @@ struct SQLiteProductService: ProductService {
                 minimumOrderQuantity: row[11])
     }
 
-    static func selectSQL(_ filter: ProductFilter) throws -> (String, StatementArguments) {
-        let (where_, arguments) = try whereClause(filter)
-        return ("SELECT \(ProductColumns.list(for: filter)) FROM products" + where_, arguments)
-    }
-
-    static func whereClause(_ filter: ProductFilter) throws -> (String, StatementArguments) {
+    /// The WHERE clause of `filter`, its search given as `search` (nil: none).
+    static func whereClause(_ filter: ProductFilter, search: SearchCondition?) throws -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let category = filter.category {
             conditions.append("category = ?")
             arguments.append(category)
         }
-        if let search = filter.search, !search.isEmpty {
-            let pattern = try LikePattern.contains(search)
-            conditions.append("""
-                (shop_fold(title) LIKE ? ESCAPE '\\' OR shop_fold(description) LIKE ? ESCAPE '\\' \
-                OR shop_fold(brand) LIKE ? ESCAPE '\\' OR shop_fold(sku) LIKE ? ESCAPE '\\')
-                """)
-            arguments.append(contentsOf: [pattern, pattern, pattern, pattern])
+        if let search {
+            if search.matches.isEmpty {
+                conditions.append("(id = ? OR sku = ?)")
+            } else {
+                conditions.append("(id = ? OR sku = ? OR id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?))")
+            }
+            arguments.append(contentsOf: [search.referenceID, search.reference] as [any DatabaseValueConvertible])
+            if !search.matches.isEmpty { arguments.append(matchExpression(search.matches)) }
         }
         if let minimum = filter.minPrice {
             conditions.append("price_minor >= ?")

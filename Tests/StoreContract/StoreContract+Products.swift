@@ -29,7 +29,7 @@ extension StoreContract {
             Case("import is all or nothing", importAllOrNothing),
             Case("categories with counts", categoriesWithCounts),
             Case("list filters and counts", listFilters),
-            Case("search matches % and _ literally", searchWildcardsAreLiteral),
+            Case("search text is words, never a pattern", searchTextIsWordsNeverAPattern),
             Case("search ignores case beyond ASCII", searchIgnoresUnicodeCase),
             Case("sort ascending and descending on every sortable field", sortEveryField),
             Case("limit and offset page through a listing", paging),
@@ -399,50 +399,77 @@ extension StoreContract {
         return added
     }
 
+    /// Whether `product` holds the words of `text` as `products search` reads them (no typos):
+    /// every word is a word of a searched field, begins one (the last word) or is held in one (3
+    /// letters or more); or the text is the product's id or SKU.
+    static func holdsWords(_ product: Product, _ text: String) -> Bool {
+        func words(_ text: String) -> [String] { text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init) }
+        let typed = text.trimmingASCIISpaces.lowercased()
+        if typed == String(product.id) || typed == product.sku.lowercased() { return true }
+        let fieldWords = [product.title, product.brand ?? "", product.category, product.tags.joined(separator: " "),
+                          product.description].flatMap(words)
+        let wanted = words(text)
+        return !wanted.isEmpty && wanted.enumerated().allSatisfy { index, word in
+            fieldWords.contains { $0 == word || (index == wanted.count - 1 && $0.hasPrefix(word))
+                || (word.count >= 3 && $0.contains(word)) }
+        }
+    }
+
     static func listFilters(_ shop: ShopServices) async throws {
         let all = try await addListingCatalogue(shop)
-        func contains(_ product: Product, _ text: String) -> Bool {
-            [product.title, product.description, product.brand ?? "", product.sku]
-                .contains { $0.lowercased().contains(text.lowercased()) }
-        }
         let filters: [(ProductFilter, (Product) -> Bool)] = [
             (ProductFilter(), { _ in true }),
             (ProductFilter(category: "audio"), { $0.category == "audio" }),
             (ProductFilter(category: "toys"), { _ in false }),
-            (ProductFilter(search: "kettle"), { contains($0, "kettle") }),   // title and description, any case
-            (ProductFilter(search: "ACME"), { contains($0, "acme") }),       // brand
-            (ProductFilter(search: "lst-0"), { contains($0, "lst-0") }),     // SKU
-            (ProductFilter(search: "non-stick"), { contains($0, "non-stick") }),
+            (ProductFilter(search: "kettle"), { holdsWords($0, "kettle") }),   // title and description, any case
+            (ProductFilter(search: "ACME"), { holdsWords($0, "acme") }),       // brand
+            (ProductFilter(search: "lst-03"), { $0.sku == "LST-03" }),         // a SKU, any case
+            (ProductFilter(search: "non-stick"), { holdsWords($0, "non-stick") }),
+            (ProductFilter(search: "lamp bright"), { $0.sku == "LST-07" }),    // every word, in any field
+            (ProductFilter(search: "percent 10"), { $0.sku == "LST-08" }),     // the last word as a prefix
+            (ProductFilter(search: "ettl"), { holdsWords($0, "ettl") }),       // held in a word
             (ProductFilter(minPrice: ContractData.usd(2_500)), { $0.price.minorUnits >= 2_500 }),
             (ProductFilter(maxPrice: ContractData.usd(1_500)), { $0.price.minorUnits <= 1_500 }),
             (ProductFilter(minPrice: ContractData.usd(1_500), maxPrice: ContractData.usd(4_999)),
              { (1_500...4_999).contains($0.price.minorUnits) }),
             (ProductFilter(inStockOnly: true), { $0.stock > 0 }),
             (ProductFilter(category: "kitchen", search: "a", maxPrice: ContractData.usd(2_000), inStockOnly: true),
-             { $0.category == "kitchen" && contains($0, "a") && $0.price.minorUnits <= 2_000 && $0.stock > 0 }),
+             { $0.category == "kitchen" && holdsWords($0, "a") && $0.price.minorUnits <= 2_000 && $0.stock > 0 }),
         ]
         for (filter, passes) in filters {
             let expected = all.filter(passes).map(\.sku)
             #expect(try await ContractData.list(shop, filter, Page(sort: [SortKey(field: "sku")])).map(\.sku) == expected,
                     "filter \(filter)")
             #expect(try await shop.products.countProducts(filter) == expected.count, "count of \(filter)")
+            if let text = filter.search {   // the listing's search finds what `products search` finds
+                var others = filter
+                others.search = nil
+                var searched: [String] = []
+                try await shop.products.searchProducts(text, filter: others, page: Page()) { searched.append($0.product.sku) }
+                #expect(searched.sorted() == expected, "search \"\(text)\"")
+            }
         }
+        #expect(!all.filter { holdsWords($0, "kettle") }.isEmpty && !all.filter { holdsWords($0, "ettl") }.isEmpty)
         let tooLong = ProductFilter(search: String(repeating: "x", count: ListingLimits.maxSearchLength + 1))
         try await expectRefused(.invalidInput, shop) { try await ContractData.list(shop, tooLong) }
         await #expect(throws: ShopError.self) { try await shop.products.countProducts(tooLong) }
     }
 
-    static func searchWildcardsAreLiteral(_ shop: ShopServices) async throws {
+    /// Search text is words: `%`, `_` and `\\` are never a pattern, on any path.
+    static func searchTextIsWordsNeverAPattern(_ shop: ShopServices) async throws {
         _ = try await addListingCatalogue(shop)
         let cases: [(String, [String])] = [
-            ("%", ["LST-05"]), ("50%", ["LST-05"]), ("_", ["LST-06"]), ("e_c", ["LST-06"]), ("r_s", ["LST-06"]),
-            ("\\", []), ("%%", []), ("a%e", []),
+            ("%", []), ("50%", ["LST-05"]), ("_", []), ("e_c", []), ("snake_case", ["LST-06"]), ("under_", ["LST-06"]),
+            ("\\", []), ("%%", []), ("a%e", []), ("*", []), ("\"", []), ("kettle OR rug", []), ("NEAR(mat rug)", []),
         ]
         for (text, expected) in cases {
             let filter = ProductFilter(search: text)
             #expect(try await ContractData.list(shop, filter, Page(sort: [SortKey(field: "sku")])).map(\.sku) == expected,
                     "search \"\(text)\"")
             #expect(try await shop.products.countProducts(filter) == expected.count, "count of search \"\(text)\"")
+            var ranked: [String] = []
+            try await shop.products.searchProducts(text, filter: ProductFilter(), page: Page()) { ranked.append($0.product.sku) }
+            #expect(ranked.sorted() == expected, "ranked search \"\(text)\"")
         }
     }
 

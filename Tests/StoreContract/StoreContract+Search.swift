@@ -142,5 +142,14 @@ extension StoreContract {
             }
         }
         #expect(try await found(shop, "lamp", page: Page(limit: 2)) == [1, 4])   // "Oak Lamp" and "Lamp": the word itself, lowest ids
+        // Sorted by a field, a search lists every match with the score the ranking gives it, even
+        // from a listing that leaves the long fields out.
+        for text in ["lamp", "oak", "amp", "4"] {
+            var ranked: [Int64: Int] = [:], sorted: [Int64: Int] = [:]
+            try await shop.products.searchProducts(text, filter: ProductFilter(), page: Page()) { ranked[$0.product.id] = $0.score }
+            try await shop.products.searchProducts(text, filter: ProductFilter(withDescriptionAndTags: false),
+                                                   page: Page(sort: [SortKey(field: "title")])) { sorted[$0.product.id] = $0.score }
+            #expect(sorted == ranked, "\"\(text)\" sorted by title")
+        }
     }
 }

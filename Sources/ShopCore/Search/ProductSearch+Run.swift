@@ -1,6 +1,6 @@
 // ProductSearch+Run: one search on any store — the store's index gives candidates for the words
-// as typed (and, when that finds nothing, for their typos), ProductSearch ranks them, and the
-// page (an explicit --sort, then offset and limit) is cut from the ranking.
+// (SearchCondition), ProductSearch ranks them and the page (offset and limit) is cut from the
+// ranking; a search sorted by fields is the store's own listing of every match.
 
 extension ProductSearch {
     /// A product found, with its score (`score` in the output).
@@ -8,6 +8,9 @@ extension ProductSearch {
 
     /// Which candidates a search asks its store for.
     public enum Candidates: Sendable, Equatable {
+        /// Every product the search finds, in the page's field order (its `--sort` names no
+        /// `score`; ties by id), that page only: a listing with the search as its condition.
+        case page(Page)
         /// Products holding one form of every word in any field (the last word's first form as a
         /// prefix), at most `candidateLimit`, the store's engine's best first.
         case ranked
@@ -16,39 +19,41 @@ extension ProductSearch {
         case bestInTitle(words: [TierWord], limit: Int)
     }
 
-    /// Runs a search. `candidates` gives the products (passing the listing's other filters) the
-    /// request asks for, plus the one whose id or SKU is the text. `vocabulary` gives the words
-    /// the index holds (for the forms). Calls `body` for each product of `page`.
+    /// Runs a search. `candidates` calls its second argument for each product (passing the
+    /// listing's other filters) the request asks for, and for `.ranked` and `.bestInTitle` first
+    /// the one whose id or SKU is the text. Calls `body` for each product of `page`.
     ///
-    /// A page of the ranking (no `--sort`) is first asked of the titles holding every word's best
-    /// form (`bestInTitle`): that is the best score there is, and those tie by id, so when there
-    /// are enough of them their lowest ids are the page, and the engine need not rank the rest.
-    public static func run(_ text: String, page: Page,
-                           vocabulary: () async throws -> [String],
-                           candidates: (_ request: Candidates, _ matches: [WordMatch]) async throws -> [Product],
+    /// A page sorted by fields is the store's listing of every match. A page of the ranking is
+    /// first asked of the titles holding every word's best form (`bestInTitle`): that is the best
+    /// score there is, and those tie by id, so when there are enough of them their lowest ids are
+    /// the page, and the engine need not rank the rest.
+    public static func run(_ search: SearchCondition, page: Page,
+                           candidates: (_ request: Candidates, _ each: (Product) throws -> Void) async throws -> Void,
                            _ body: (Found) throws -> Void) async throws {
-        try ListingLimits.checkSearch(text)
-        let query = SearchText(text)
-        let matches = query.words.isEmpty ? [] : ProductSearch.matches(query, vocabulary: try await vocabulary())
-        var ranked: [Found]? = nil
-        if page.sort.isEmpty, let limit = page.limit, let best = bestInTitle(matches) {
-            let (wanted, overflow) = page.offset.addingReportingOverflow(limit)
-            if !overflow, wanted < candidateLimit {
-                let pool = rank(try await candidates(.bestInTitle(words: best.words, limit: wanted + 1), matches),
-                                query: query, matches: matches)
-                if pool.filter({ $0.score == best.score }).count >= wanted { ranked = pool }
+        if page.sortsSearchByField {
+            return try await withoutActuallyEscaping(body) { body in
+                try await candidates(.page(page)) { product in try body((product, search.score(product))) }
             }
         }
-        var found: [Found]
-        if let ranked {
-            found = ranked
-        } else {
-            found = rank(try await candidates(.ranked, matches), query: query, matches: matches)
+        func ranked(_ request: Candidates) async throws -> [Found] {
+            var products: [Product] = []
+            try await candidates(request) { products.append($0) }
+            return rank(products, query: search.query, matches: search.matches)
         }
-        if !page.sort.isEmpty { found = try sorted(found, by: page.sort) }
-        let start = min(page.offset, found.count)
-        let end = page.limit.map { start + min($0, found.count - start) } ?? found.count
-        for item in found[start..<end] { try body(item) }
+        var found: [Found]? = nil
+        if page.sort.isEmpty, let limit = page.limit, let best = bestInTitle(search.matches) {
+            let (wanted, overflow) = page.offset.addingReportingOverflow(limit)
+            if !overflow, wanted < candidateLimit {
+                let pool = try await ranked(.bestInTitle(words: best.words, limit: wanted + 1))
+                if pool.filter({ $0.score == best.score }).count >= wanted { found = pool }
+            }
+        }
+        var all: [Found]
+        if let found { all = found } else { all = try await ranked(.ranked) }
+        if !page.sort.isEmpty { all = try sorted(all, by: page.sort) }
+        let start = min(page.offset, all.count)
+        let end = page.limit.map { start + min($0, all.count - start) } ?? all.count
+        for item in all[start..<end] { try body(item) }
     }
 
     /// The fields a search can be sorted by instead of its ranking (`score` is the ranking).
