@@ -2,7 +2,7 @@
 # ~/.local/share/bash-completion/completions/shopsh (bash-completion loads it on demand).
 #
 # Every Tab asks the binary itself: `shopsh __complete WORDS… CURRENT` prints one candidate per
-# line (commands, flags, flag values, file paths, and live values from the store: emails,
+# line, a tab and its description after some (commands, flags, flag values, file paths, and live values from the store: emails,
 # usernames, product ids and SKUs, order ids, categories, currency codes).
 
 _shopsh() {
@@ -18,11 +18,13 @@ _shopsh() {
             before=("${COMP_WORDS[@]:1:flagIndex-1}")
             mapfile -t COMPREPLY < <(command "$program" __complete "${before[@]}" \
                 "${COMP_WORDS[flagIndex]}=$cur" 2>/dev/null)
+            COMPREPLY=("${COMPREPLY[@]%%$'\t'*}")
             COMPREPLY=("${COMPREPLY[@]#*=}")
             return 0
         fi
     fi
     mapfile -t COMPREPLY < <(command "$program" __complete "${before[@]}" "$cur" 2>/dev/null)
+    COMPREPLY=("${COMPREPLY[@]%%$'\t'*}")   # bash shows no descriptions: the value alone
     # A candidate with blanks or shell characters (a file name) is inserted escaped, unless the
     # word being typed opened a quote.
     if [[ $cur != [\"\']* ]]; then

@@ -1,7 +1,8 @@
 # fish completion for shopsh. Copy it to ~/.config/fish/completions/shopsh.fish.
 #
 # Every Tab asks the binary itself: `shopsh __complete WORDS… CURRENT` prints one candidate per
-# line, including live values from the store (emails, product ids, categories, …).
+# line, including live values from the store (emails, product ids, categories, …), with a tab and
+# its description after some (a product id's title), which fish shows beside it.
 
 function __shopsh_complete
     set -l tokens (commandline -opc)

@@ -39,10 +39,10 @@ struct DevMode: ParsableCommand {
     }
 
     /// `shopsh dev complete-bench --store PATH [--count N]`: times the completion engine in
-    /// process (what one Tab costs at the prompt) for product-id and email prefixes.
+    /// process (what one Tab costs at the prompt) for product-id and email prefixes and title words.
     struct CompleteBench: ShopshMode {
         static let configuration = CommandConfiguration(
-            abstract: "Time the completion engine in process for product-id and email prefixes.")
+            abstract: "Time the completion engine in process for product ids, emails and title words.")
 
         @ParentCommand var shopsh: ShopshCommand
         var store: String { shopsh.options.store ?? "" }
@@ -85,9 +85,12 @@ extension DevMode {
         let engine = CompletionEngine(plugins: allPlugins, source: store.services.completions)
         var random = SystemRandomNumberGenerator()
         let names = ["emily", "michael", "sophia", "jose", "zoe", "soren", "chloe", "lukasz", "ana", "yuki", "omar", "ingrid"]
+        // Starts of `dev generate`'s title words (common and rare), and a word no title holds.
+        let titleWords = ["la", "lam", "kett", "tea", "oak", "cop", "vint", "ste", "mar", "schü", "crê", "qqz"]
         let cases: [(String, () -> [String])] = [
             ("product id prefix", { ["products", "show", String(Int.random(in: 1...99_999, using: &random))] }),
             ("email prefix", { ["basket", "show", (names.randomElement(using: &random) ?? "emily") + "."] }),
+            ("product title words", { ["products", "show", titleWords.randomElement(using: &random) ?? "lam"] }),
         ]
         func timed(_ words: [String]) -> Double {
             let start = DispatchTime.now().uptimeNanoseconds

@@ -122,6 +122,22 @@ struct CompletionTests {
         #expect(try sandbox.run(["__complete"]).stdout == "")
     }
 
+    /// Title words complete to product ids, each line `ID<tab>TITLE` (the title fish and zsh show
+    /// beside the id), the title the product's own.
+    @Test func completeCommandDescribesProductsFoundByTitleWords() throws {
+        let sandbox = try Self.demoSandbox()
+        let lines = try sandbox.run(["__complete", "basket", "add", "emilys", "ipho"]).stdout.split(separator: "\n")
+        #expect(lines.count >= 5)
+        for line in lines {
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            #expect(cells.count == 2, "\(line)")
+            guard cells.count == 2, let id = Int(cells[0]) else { continue }
+            #expect(cells[1].lowercased().contains("iphone"), "\(line)")
+            let shown = try sandbox.json("products show \(id) -o json") as? [String: Any]
+            #expect(shown?["title"] as? String == cells[1])
+        }
+    }
+
     @Test(.aboutTheSQLiteFile) func completeCommandHonoursTheStoreOptionAndNeverCreatesTheDefaultStore() throws {
         let sandbox = try ShopshSandbox()
         let result = try sandbox.run(["__complete", "basket", "show", "emi"])
@@ -150,6 +166,9 @@ struct CompletionTests {
         #expect(try complete("shopsh basket show emi", index: 3)
                 == "emily.brown@x.dummyjson.com\nemily.johnson@x.dummyjson.com\n")
         #expect(try complete("shopsh products list --format = n", index: 5) == "ndjson\n")
+        // Products found by title words: bash shows the ids alone.
+        let ids = try complete("shopsh basket add emilys ipho", index: 4).split(separator: "\n")
+        #expect(!ids.isEmpty && ids.allSatisfy { Int($0) != nil }, "\(ids)")
         // A file name with a blank is inserted escaped, so bash reads it back as one word.
         _ = try sandbox.file("my prices.csv", "")
         #expect(try complete("shopsh products import \(sandbox.root.path)/my", index: 3)

@@ -17,7 +17,7 @@ extension StoreContract {
             Case("typos within the budget when the words as typed find nothing", typos),
             Case("the index follows add, update, delete and import", indexFollowsChanges),
             Case("the listing's filters apply; paging and --sort cut the ranking", pagingAndSorting),
-            Case("suggestions name the closest words", suggestions),
+            Case("suggestions name the closest words, none for words under 3 letters", suggestions),
             Case("a page of the ranking is that page of the whole ranking", pagesOfTheRanking),
         ])
     }
@@ -124,6 +124,10 @@ extension StoreContract {
         #expect(try await found(shop, "spxxn").isEmpty)
         #expect(try await shop.products.searchSuggestions("spxxn") == ["spoon"])
         #expect(try await shop.products.searchSuggestions("qqqqqqqq").isEmpty)
+        try await addSearchable(shop, 2, "Red Cup")
+        #expect(try await shop.products.searchSuggestions("rx").isEmpty)      // two letters: too short to guess
+        #expect(try await shop.products.searchSuggestions("rex") == ["red"])  // three: one edit
+        #expect(try await shop.products.searchSuggestions("spxxn rx") == ["spoon"])
     }
 
     static func pagesOfTheRanking(_ shop: ShopServices) async throws {

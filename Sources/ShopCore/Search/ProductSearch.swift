@@ -200,15 +200,21 @@ public enum ProductSearch {
     }
 
     /// Up to `limit` words of `vocabulary` closest to the query's words (for "no products match
-    /// …; did you mean …"), nearest first, each within twice the word's typo budget.
+    /// …; did you mean …"), nearest first. A word of 3 letters or more gets suggestions within
+    /// twice its typo budget (at least one edit); a shorter word or a number gets none.
     public static func suggestions(_ query: SearchText, vocabulary: some Sequence<String>, limit: Int = 3) -> [String] {
+        let asked = query.words.filter { $0.count >= 3 && !$0.allSatisfy(\.isNumber) }
+            .map { (word: $0, allowance: max(1, 2 * typoBudget($0))) }
+        guard !asked.isEmpty else { return [] }
         var scored: [(word: String, distance: Int)] = []
-        for candidate in vocabulary where candidate.count > 2 && !candidate.allSatisfy(\.isNumber) {
-            let best = query.words.map { word -> Int in
-                abs(candidate.count - word.count) > 2 * max(1, typoBudget(word)) ? Int.max
-                    : EditDistance.between(word, candidate, transpositions: true) <= 2 * max(1, typoBudget(word)) ? EditDistance.between(word, candidate, transpositions: true) : Int.max
-            }.min() ?? Int.max
-            if best != Int.max && !query.words.contains(candidate) { scored.append((candidate, best)) }
+        for candidate in vocabulary where candidate.count > 2 && !candidate.allSatisfy(\.isNumber)
+            && !query.words.contains(candidate) {
+            let distances = asked.compactMap { word, allowance -> Int? in
+                guard abs(candidate.count - word.count) <= allowance else { return nil }
+                let distance = EditDistance.between(word, candidate, transpositions: true)
+                return distance <= allowance ? distance : nil
+            }
+            if let best = distances.min() { scored.append((candidate, best)) }
         }
         return scored.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.word < $1.word }
             .prefix(limit).map(\.word)
