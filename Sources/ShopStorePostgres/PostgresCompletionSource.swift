@@ -123,33 +123,11 @@ struct PostgresCompletionSource: CompletionSource {
     func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
         let words = SearchText.words(in: prefix)
         guard limit > 0, !words.isEmpty else { return [] }
-        return try await database.read("completing product titles") { connection in
-            var found: [(id: Int64, title: String)] = []
-            for try await row in try await connection.query(Self.titleQuery(words, limit: limit), logger: database.logger)
-                .decode((Int64, String).self) {
-                found.append(row)
-            }
-            return found
-        }
+        let titleWords = words.enumerated().map { index, word in ([word], index == words.count - 1) }
+        return try await PostgresProductService.titleMatches(database, words: titleWords, limit: limit,
+                                                             parts: .init(ProductFilter(), search: nil))
+            .map { ($0.id, $0.title) }
     }
-
-    /// Products whose title (weight A of migration v6's `search_words`) holds every word, the
-    /// last as a prefix: the lowest ids of the first `titleCandidates` found. The planner reads
-    /// sparse matches through the GIN index and dense ones (a short prefix) from the table, stopping
-    /// at the bound: on 300,000 rows 8.5 ms and 1 ms (EXPLAIN ANALYZE). So this query is not in
-    /// PostgresCompletionPlanTests' no-table-scan list.
-    static func titleQuery(_ words: [String], limit: Int) -> PostgresQuery {
-        let tsquery = words.enumerated().map { index, word in word + (index == words.count - 1 ? ":*A" : ":A") }
-            .joined(separator: " & ")
-        return """
-            WITH found AS MATERIALIZED (
-                SELECT id, title FROM products WHERE search_words @@ to_tsquery('simple', \(tsquery)) LIMIT \(titleCandidates))
-            SELECT id, title FROM found ORDER BY id LIMIT \(limit)
-            """
-    }
-
-    /// The most title matches one Tab reads.
-    static let titleCandidates = 1_000
 
     func orderIDs(prefix: String, limit: Int) async throws -> [Int64] {
         guard limit > 0 else { return [] }

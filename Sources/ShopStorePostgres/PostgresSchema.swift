@@ -155,6 +155,8 @@ enum PostgresSchema {
         PostgresMigration(version: 5, name: "v5: one round trip for a basket change and for start-up",
                           statements: PostgresBasketStatements.statements + versionsCommentStatements),
         PostgresMigration(version: 6, name: "v6: product search index", statements: PostgresSearchSchema.statements),
+        PostgresMigration(version: 7, name: "v7: title words index; search words noted per statement",
+                          statements: PostgresSearchSchema.titleIndexStatements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -1,7 +1,10 @@
-// PostgresSearchSchema: migration v6, product search's index on PostgreSQL — a weighted tsvector
+// PostgresSearchSchema: product search's index on PostgreSQL. Migration v6: a weighted tsvector
 // of ProductSearch's fields (title A, brand, category and tags B, description D) generated with
 // every row and indexed with GIN, and the words those fields hold (`search_vocabulary`, kept by a
 // trigger), which typo tolerance and suggestions read instead of scanning the catalogue.
+// Migration v7: a GIN index of the titles' words alone (the best matches, and Tab on titles, read
+// through it: the server's estimates then count titles, not every field), and the vocabulary kept
+// once per statement instead of once per row.
 
 enum PostgresSearchSchema {
     /// The searched fields as one lower-cased text (SQL over a row `r`; constant).
@@ -14,6 +17,10 @@ enum PostgresSearchSchema {
     static func words(_ text: String) -> String {
         "regexp_replace(\(text), '[^[:alnum:]]+', ' ', 'g')"
     }
+
+    /// The words of a product's title as a tsvector: the expression migration v7 indexes, which
+    /// a query must repeat exactly for the server to use the index.
+    static let titleWords = "to_tsvector('simple', \(words("title")))"
 
     static let statements: [String] = [
         """
@@ -45,6 +52,62 @@ enum PostgresSearchSchema {
         """
         CREATE TRIGGER products_note_search_words AFTER INSERT OR UPDATE OF title, brand, category, tags, description
         ON products FOR EACH ROW EXECUTE FUNCTION shopsh_note_search_words()
+        """,
+    ]
+
+    /// Migration v7.
+    static let titleIndexStatements: [String] = [
+        "CREATE INDEX products_title_words ON products USING GIN ((\(titleWords)))",
+        // The lowest ids among the products whose title holds `words` (and passing a listing's
+        // filters), through the titles' index alone: for words few titles hold. The planner would
+        // otherwise read the table in id order, which finds a word that many titles hold at once
+        // but one that none holds only after every row (its estimates cannot tell "rare" from
+        // "absent"). Not inlined (SET), so the settings hold for this query only.
+        PostgresServerRules.inThisSchema("""
+            CREATE FUNCTION shopsh_title_matches(words tsquery, wanted integer, only_category text,
+                                                 min_price bigint, max_price bigint, in_stock_only boolean)
+            RETURNS SETOF products LANGUAGE sql STABLE
+            SET enable_seqscan = off SET enable_indexscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
+                SELECT * FROM products
+                WHERE \(titleWords) @@ words
+                  AND (only_category IS NULL OR category = only_category)
+                  AND (min_price IS NULL OR price_minor >= min_price)
+                  AND (max_price IS NULL OR price_minor <= max_price)
+                  AND (NOT in_stock_only OR stock > 0)
+                ORDER BY id LIMIT wanted
+            $body$
+            """),
+        "DROP TRIGGER products_note_search_words ON products",
+        "DROP FUNCTION shopsh_note_search_words()",
+        // Once per statement over its rows (a seed or an import of thousands: one INSERT), for
+        // rows whose searched text is new or changed.
+        PostgresServerRules.inThisSchema("""
+            CREATE FUNCTION shopsh_note_search_words() RETURNS trigger
+            LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    INSERT INTO search_vocabulary
+                    SELECT DISTINCT word FROM new_rows r, regexp_split_to_table(\(searchedText("r")), '[^[:alnum:]]+') AS word
+                    WHERE word <> '' ON CONFLICT DO NOTHING;
+                ELSE
+                    INSERT INTO search_vocabulary
+                    SELECT DISTINCT word FROM new_rows r JOIN old_rows o USING (id),
+                         regexp_split_to_table(\(searchedText("r")), '[^[:alnum:]]+') AS word
+                    WHERE word <> '' AND \(searchedText("r")) IS DISTINCT FROM \(searchedText("o"))
+                    ON CONFLICT DO NOTHING;
+                END IF;
+                RETURN NULL;
+            END
+            $body$
+            """),
+        "REVOKE ALL ON FUNCTION shopsh_note_search_words() FROM PUBLIC",
+        """
+        CREATE TRIGGER products_note_search_words AFTER INSERT ON products
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_note_search_words()
+        """,
+        """
+        CREATE TRIGGER products_note_changed_search_words AFTER UPDATE ON products
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_note_search_words()
         """,
     ]
 }

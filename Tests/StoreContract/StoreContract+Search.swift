@@ -105,6 +105,13 @@ extension StoreContract {
         ])
         #expect(try await found(shop, "teapot").isEmpty)
         #expect(try await found(shop, "saucepan") == [imported.id])
+        // The words typos and words held are read from follow every change too.
+        #expect(try await found(shop, "sacuepan") == [imported.id])   // a typo of an imported update's word
+        #expect(try await found(shop, "aucepa") == [imported.id])     // held in it
+        _ = try await shop.products.updateProduct("IMP-1", ProductChanges(description: "Hammered aluminium"))
+        #expect(try await found(shop, "aluminum") == [imported.id])
+        try await addSearchable(shop, 2, "Gravy Boat")
+        #expect(try await found(shop, "gravvy") == [2])
     }
 
     static func pagingAndSorting(_ shop: ShopServices) async throws {
