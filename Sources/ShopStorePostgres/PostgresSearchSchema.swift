@@ -22,6 +22,42 @@ enum PostgresSearchSchema {
     /// a query must repeat exactly for the server to use the index.
     static let titleWords = "to_tsvector('simple', \(words("title")))"
 
+    /// The index of every searched field's words (v6).
+    static let wordsIndex = "CREATE INDEX products_search_words ON products USING GIN (search_words)"
+    /// The index of the titles' words (v7).
+    static let titleWordsIndex = "CREATE INDEX products_title_words ON products USING GIN ((\(titleWords)))"
+
+    /// Adds every product's words to `search_vocabulary` (v6, before `search_words` was indexed).
+    static let fillVocabulary = """
+        INSERT INTO search_vocabulary
+        SELECT DISTINCT word FROM products p, regexp_split_to_table(\(searchedText("p")), '[^[:alnum:]]+') AS word
+        WHERE word <> '' ON CONFLICT DO NOTHING
+        """
+
+    /// The same from `search_words`, the words already split (`ts_stat`: one pass, a seventh of the time).
+    static let refillVocabulary = """
+        INSERT INTO search_vocabulary SELECT word FROM ts_stat('SELECT search_words FROM products') ON CONFLICT DO NOTHING
+        """
+
+    /// Before a seed's rows (the owner's, into an empty store, in its transaction): the search
+    /// indexes and the vocabulary triggers go, and `afterSeed` builds them once over every row, which
+    /// costs a fraction of keeping them row by row.
+    static let beforeSeed = [
+        "DROP INDEX products_search_words",
+        "DROP INDEX products_title_words",
+        "ALTER TABLE products DISABLE TRIGGER products_note_search_words",
+        "ALTER TABLE products DISABLE TRIGGER products_note_changed_search_words",
+    ]
+
+    /// After a seed's rows: `beforeSeed` undone.
+    static let afterSeed = [
+        wordsIndex,
+        titleWordsIndex,
+        "ALTER TABLE products ENABLE TRIGGER products_note_search_words",
+        "ALTER TABLE products ENABLE TRIGGER products_note_changed_search_words",
+        refillVocabulary,
+    ]
+
     static let statements: [String] = [
         """
         ALTER TABLE products ADD COLUMN search_words tsvector GENERATED ALWAYS AS (
@@ -29,13 +65,9 @@ enum PostgresSearchSchema {
             || setweight(to_tsvector('simple', \(words("coalesce(brand, '') || ' ' || category || ' ' || tags"))), 'B')
             || setweight(to_tsvector('simple', \(words("description"))), 'D')) STORED
         """,
-        "CREATE INDEX products_search_words ON products USING GIN (search_words)",
+        wordsIndex,
         "CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY)",
-        """
-        INSERT INTO search_vocabulary
-        SELECT DISTINCT word FROM products p, regexp_split_to_table(\(searchedText("p")), '[^[:alnum:]]+') AS word
-        WHERE word <> '' ON CONFLICT DO NOTHING
-        """,
+        fillVocabulary,
         // SECURITY DEFINER: whoever may change a product adds its words (nobody else writes them).
         PostgresServerRules.inThisSchema("""
             CREATE FUNCTION shopsh_note_search_words() RETURNS trigger
@@ -57,7 +89,7 @@ enum PostgresSearchSchema {
 
     /// Migration v7.
     static let titleIndexStatements: [String] = [
-        "CREATE INDEX products_title_words ON products USING GIN ((\(titleWords)))",
+        titleWordsIndex,
         // The lowest ids among the products whose title holds `words` (and passing a listing's
         // filters), through the titles' index alone: for words few titles hold. The planner would
         // otherwise read the table in id order, which finds a word that many titles hold at once
@@ -79,21 +111,20 @@ enum PostgresSearchSchema {
             """),
         "DROP TRIGGER products_note_search_words ON products",
         "DROP FUNCTION shopsh_note_search_words()",
-        // Once per statement over its rows (a seed or an import of thousands: one INSERT), for
-        // rows whose searched text is new or changed.
+        // Once per statement over its rows (an import of thousands: one INSERT), for rows whose
+        // words are new or changed, read from `search_words` (already split).
         PostgresServerRules.inThisSchema("""
             CREATE FUNCTION shopsh_note_search_words() RETURNS trigger
             LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
             BEGIN
                 IF TG_OP = 'INSERT' THEN
                     INSERT INTO search_vocabulary
-                    SELECT DISTINCT word FROM new_rows r, regexp_split_to_table(\(searchedText("r")), '[^[:alnum:]]+') AS word
-                    WHERE word <> '' ON CONFLICT DO NOTHING;
+                    SELECT DISTINCT word FROM new_rows r, unnest(tsvector_to_array(r.search_words)) AS word
+                    ON CONFLICT DO NOTHING;
                 ELSE
                     INSERT INTO search_vocabulary
-                    SELECT DISTINCT word FROM new_rows r JOIN old_rows o USING (id),
-                         regexp_split_to_table(\(searchedText("r")), '[^[:alnum:]]+') AS word
-                    WHERE word <> '' AND \(searchedText("r")) IS DISTINCT FROM \(searchedText("o"))
+                    SELECT DISTINCT word FROM new_rows r JOIN old_rows o USING (id), unnest(tsvector_to_array(r.search_words)) AS word
+                    WHERE r.search_words IS DISTINCT FROM o.search_words
                     ON CONFLICT DO NOTHING;
                 END IF;
                 RETURN NULL;

@@ -132,6 +132,9 @@ final class PostgresSeeder: ShopSeeder {
         }
         var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
+        for statement in PostgresSearchSchema.beforeSeed {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
         for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
             for statement in records.statements {
                 try await connection.query(statement, logger: logger)
@@ -155,6 +158,9 @@ final class PostgresSeeder: ShopSeeder {
                 """, logger: logger)
             // Seeded orders have taken their stock (what cancelling them gives back).
             try await connection.query(PostgresQuery(unsafeSQL: PostgresAuditSchema.takenByOrders), logger: logger)
+        }
+        for statement in PostgresSearchSchema.afterSeed {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for note in notes {
             try await connection.query("""
