@@ -93,7 +93,8 @@ extension ProductsCommand {
                 carry one typo from 4 letters, two from 8 (iphnoe, samsng galxy). The product whose id or \
                 SKU is the text comes first; then matches in the title, above brand, category and tags, \
                 above description (the word above its start, above a word holding it, above a typo); ties \
-                by id. --sort orders the matches otherwise; --fields score shows the ranking's score.
+                by id. --sort FIELD lists every match in that order instead (ties by id; --sort score is \
+                the ranking); --fields score shows the score.
                 """)
 
         @Argument(help: ArgumentHelp("The words to look for (case-insensitive; no quotes needed).", valueName: "text"))
