@@ -106,12 +106,13 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
         return result
     }
 
-    /// Integer division rounding half away from zero: the project's single rounding rule.
-    public static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
+    /// Integer division rounding half away from zero: the project's single rounding rule (64-bit
+    /// amounts, and 128-bit products of an amount and a rate or percentage).
+    public static func divideRounded<T: BinaryInteger>(_ numerator: T, by denominator: T) -> T {
         precondition(denominator > 0)
         let quotient = numerator / denominator
         let remainder = numerator % denominator
-        if remainder.magnitude * 2 >= UInt64(denominator) {
+        if remainder.magnitude * 2 >= denominator.magnitude {
             return numerator < 0 ? quotient - 1 : quotient + 1
         }
         return quotient

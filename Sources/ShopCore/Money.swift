@@ -61,11 +61,19 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     public func discounted(by percent: Percentage) -> Money {
         let whole = Int128(Percentage.hundredthsRange.upperBound)   // 100 %
         let kept = whole - Int128(min(max(percent.hundredths, 0), Percentage.hundredthsRange.upperBound))
-        let numerator = Int128(minorUnits) * kept
-        var rounded = numerator / whole
-        if (numerator % whole).magnitude * 2 >= whole { rounded += numerator < 0 ? -1 : 1 }
+        let rounded = ExactDecimal.divideRounded(Int128(minorUnits) * kept, by: whole)
         // |rounded| ≤ |minorUnits|, so it always fits back into 64 bits.
         return Money(minorUnits: Int64(truncatingIfNeeded: rounded), currency: currency)
+    }
+
+    /// The amount times `numerator / denominator` (denominator > 0), rounded once to the minor
+    /// unit, half away from zero (`ExactDecimal.divideRounded`): a price times 0.9 or 105 %.
+    ///
+    /// - Throws: `ShopError.invalidInput` when the result does not fit in 64-bit minor units.
+    public func scaled(by numerator: Int64, over denominator: Int64) throws(ShopError) -> Money {
+        let rounded = ExactDecimal.divideRounded(Int128(minorUnits) * Int128(numerator), by: Int128(denominator))
+        guard let units = Int64(exactly: rounded) else { throw Self.tooLarge(currency) }
+        return Money(minorUnits: units, currency: currency)
     }
 
     /// The sum of `amounts`, all in `currency` (zero when there are none).

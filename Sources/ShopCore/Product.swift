@@ -117,19 +117,52 @@ public struct ProductFilter: Hashable, Sendable {
     public var minPrice: Money?
     public var maxPrice: Money?
     public var inStockOnly: Bool
+    /// Only this brand (any case).
+    public var brand: String?
+    /// Only products with less stock than this.
+    public var stockBelow: Int?
+    /// Only products whose id is in one of these ranges (`--ids 1,2,5-9`).
+    public var ids: [ClosedRange<Int64>]?
     /// Whether the listing needs each product's description and tags, its two long columns.
     /// False: the store leaves them out (they come back empty), so a listing that does not show
     /// them reads and decodes a third less. Filters and sorting on them work the same.
     public var withDescriptionAndTags: Bool
 
     public init(category: String? = nil, search: String? = nil, minPrice: Money? = nil,
-                maxPrice: Money? = nil, inStockOnly: Bool = false, withDescriptionAndTags: Bool = true) {
+                maxPrice: Money? = nil, inStockOnly: Bool = false, brand: String? = nil, stockBelow: Int? = nil,
+                ids: [ClosedRange<Int64>]? = nil, withDescriptionAndTags: Bool = true) {
         self.category = category
         self.search = search
         self.minPrice = minPrice
         self.maxPrice = maxPrice
         self.inStockOnly = inStockOnly
+        self.brand = brand
+        self.stockBelow = stockBelow
+        self.ids = ids
         self.withDescriptionAndTags = withDescriptionAndTags
+    }
+
+    /// The most ranges `--ids` may name.
+    public static let maxIDRanges = 1_000
+
+    /// Parses `--ids`: ids and ranges separated by commas (`1,2,5-9`), each within the product
+    /// id bounds, a range's start not after its end.
+    public static func parseIDs(_ text: String) throws(ShopError) -> [ClosedRange<Int64>] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= maxIDRanges else {
+            throw .invalidInput("too many ids and ranges in --ids: \(parts.count), at most \(maxIDRanges)")
+        }
+        var ranges: [ClosedRange<Int64>] = []
+        for part in parts {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            let numbers = ends.map { $0.allSatisfy(\.isASCII) ? Int64($0) : nil }
+            guard (1...2).contains(numbers.count), let low = numbers.first ?? nil, let high = numbers.last ?? nil,
+                  ProductLimits.idRange.contains(low), ProductLimits.idRange.contains(high), low <= high else {
+                throw .invalidInput("invalid --ids \(text.quotedForMessage()): expected ids and ranges like 1,2,5-9")
+            }
+            ranges.append(low...high)
+        }
+        return ranges
     }
 
     /// The same filter reading every field (a search's score needs them all).

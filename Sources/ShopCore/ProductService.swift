@@ -22,6 +22,10 @@ public protocol ProductService: Sendable {
     func addProduct(_ product: NewProduct) async throws -> Product
     /// Applies `changes` to one product and returns it as stored.
     func updateProduct(_ reference: String, _ changes: ProductChanges) async throws -> Product
+    /// Applies every plan in one transaction, all or nothing: each product must still hold the
+    /// values its plan was made from (`ProductChangePlan.checkUnchanged`). The audit rows share one
+    /// change set, which is returned (nil when `plans` is empty).
+    func applyProductChanges(_ plans: [ProductChangePlan]) async throws -> Int64?
     /// Deletes a product (and its basket and favourite lines; orders keep their copies).
     func deleteProduct(_ reference: String) async throws -> Product
     /// Adjusts stock; it never goes below zero (`-N` beyond the stock is refused).

@@ -75,15 +75,7 @@ enum PostgresAuditSchema {
                role, status, created_at
         FROM users
         """,
-        """
-        CREATE VIEW audit_log_masked AS
-        SELECT id, at, operator, role,
-               CASE WHEN entity = 'user' THEN '***'
-                    ELSE regexp_replace(command, '([^[:space:]@])[^[:space:]@]*@', '\\1***@', 'g') END AS command,
-               entity, entity_id, action,
-               \(maskedFields("before")) AS before, \(maskedFields("after")) AS after
-        FROM audit_log
-        """,
+        maskedAuditView(withChangeSet: false),
         // A new basket line is counted with the customer's row locked (PostgresBasketService.checkRoom);
         // a row lock needs UPDATE on the table, which support has not on users: this function takes
         // the lock with the owner's rights. Its search_path is fixed to this schema.
@@ -166,4 +158,28 @@ enum PostgresAuditSchema {
         GROUP BY l.order_id, l.product_id
         ON CONFLICT DO NOTHING
         """
+
+    /// Migration v8: the rows one transaction writes share a change set, its transaction id, set
+    /// by the server (nobody inserts audit rows but the server's triggers and functions); rows
+    /// from before have none. The masked view shows it too.
+    static let changeSetStatements: [String] = [
+        "ALTER TABLE audit_log ADD COLUMN change_set BIGINT",
+        "ALTER TABLE audit_log ALTER COLUMN change_set SET DEFAULT (pg_current_xact_id()::text::bigint)",
+        "CREATE INDEX audit_log_by_change_set ON audit_log (change_set)",
+        maskedAuditView(withChangeSet: true),
+    ]
+
+    /// What a viewer reads of the audit log: commands about users hidden, emails elsewhere masked,
+    /// and the changed fields masked (v3; v8 adds the change set at the end).
+    static func maskedAuditView(withChangeSet: Bool) -> String {
+        """
+        CREATE \(withChangeSet ? "OR REPLACE " : "")VIEW audit_log_masked AS
+        SELECT id, at, operator, role,
+               CASE WHEN entity = 'user' THEN '***'
+                    ELSE regexp_replace(command, '([^[:space:]@])[^[:space:]@]*@', '\\1***@', 'g') END AS command,
+               entity, entity_id, action,
+               \(maskedFields("before")) AS before, \(maskedFields("after")) AS after\(withChangeSet ? ", change_set" : "")
+        FROM audit_log
+        """
+    }
 }

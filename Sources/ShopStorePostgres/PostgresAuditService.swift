@@ -18,9 +18,9 @@ struct PostgresAuditService: AuditService {
 
     /// The columns every query reads, in `Row`'s order (`at` as epoch seconds).
     static let columns = "id, " + PostgresTimes.epochSeconds("at")
-        + ", operator, role, command, entity, entity_id, action, before::text, after::text"
+        + ", operator, role, command, entity, entity_id, action, before::text, after::text, change_set"
 
-    typealias Row = (Int64, Int64, String, String, String, String, String, String, String?, String?)
+    typealias Row = (Int64, Int64, String, String, String, String, String, String, String?, String?, Int64?)
 
     /// `audit_log_masked` for a viewer, else `audit_log` (constant SQL).
     private var source: String { database.session.readsMaskedUsers ? "audit_log_masked" : "audit_log" }
@@ -32,7 +32,7 @@ struct PostgresAuditService: AuditService {
         let offset = max(0, page.offset)
         let operatorName = filter.operatorName, entity = filter.entity?.rawValue, entityID = filter.entityID
         // The times are whole seconds: `until` takes in the whole of its last second.
-        let since = filter.since, until = filter.until
+        let since = filter.since, until = filter.until, changeSet = filter.changeSet
         try await database.forEachRow("listing the audit log", needs: .viewer, query: { _ in """
                 SELECT \(unescaped: Self.columns) FROM \(unescaped: source)
                 WHERE (\(operatorName)::text IS NULL OR operator = \(operatorName))
@@ -40,6 +40,7 @@ struct PostgresAuditService: AuditService {
                   AND (\(entityID)::text IS NULL OR entity_id = \(entityID))
                   AND (\(since)::timestamptz IS NULL OR at >= \(since)::timestamptz)
                   AND (\(until)::timestamptz IS NULL OR at < \(until)::timestamptz + interval '1 second')
+                  AND (\(changeSet)::bigint IS NULL OR change_set = \(changeSet))
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
                 """ }) { row in
@@ -73,6 +74,6 @@ struct PostgresAuditService: AuditService {
     static func entry(_ row: Row) -> AuditEntry {
         AuditEntry(id: row.0, time: ShopClock.timestamp(row.1), operatorName: row.2, role: row.3, command: row.4, entity: row.5,
                    entityID: row.6, action: row.7, before: row.8.flatMap(AuditFields.init(jsonText:)),
-                   after: row.9.flatMap(AuditFields.init(jsonText:)))
+                   after: row.9.flatMap(AuditFields.init(jsonText:)), changeSet: row.10)
     }
 }

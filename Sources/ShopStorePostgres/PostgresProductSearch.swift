@@ -145,6 +145,14 @@ extension PostgresProductService {
             """)
         if found.count >= limit { return found }
         found = []
+        if parts.hasFiltersBeyondTitleMatches {
+            try await read("""
+                SELECT ROW(\(unescaped: ProductColumns.all))::text FROM products
+                WHERE \(matching: parts) AND \(unescaped: PostgresSearchSchema.titleWords) @@ to_tsquery('simple', \(tsquery(words, weight: "")))
+                ORDER BY id LIMIT \(limit)
+                """)
+            return found
+        }
         try await read("""
             SELECT ROW(\(unescaped: ProductColumns.all))::text
             FROM shopsh_title_matches(to_tsquery('simple', \(tsquery(words, weight: ""))), \(limit)::integer,

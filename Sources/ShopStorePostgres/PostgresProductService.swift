@@ -98,6 +98,23 @@ struct PostgresProductService: ProductService {
         }
     }
 
+    func applyProductChanges(_ plans: [ProductChangePlan]) async throws -> Int64? {
+        guard !plans.isEmpty else { return nil }
+        return try await database.write(.updateProduct, action: "update") { connection in
+            let stamp = database.clock.timestamp()
+            for plan in plans {
+                let current = try await Self.find(connection, String(plan.before.id), lock: true, logger: database.logger)
+                try plan.checkUnchanged(current)
+                try await Self.apply(connection, plan.changes, to: current.id, stamp: stamp, logger: database.logger)
+            }
+            for try await changeSet in try await connection.query(
+                "SELECT pg_current_xact_id()::text::bigint", logger: database.logger).decode(Int64.self) {
+                return changeSet
+            }
+            return nil
+        }
+    }
+
     func deleteProduct(_ reference: String) async throws -> Product {
         try await database.write(.deleteProduct, action: "delete") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
@@ -368,6 +385,14 @@ struct PostgresProductService: ProductService {
         var minPrice: Int64?
         var maxPrice: Int64?
         var inStockOnly: Bool
+        var brand: String?
+        var stockBelow: Int?
+        /// `--ids`' ranges as their starts and ends (nil: no such filter).
+        var idStarts: [Int64]?
+        var idEnds: [Int64]?
+
+        /// Whether it filters on more than `shopsh_title_matches` takes (category, prices, stock).
+        var hasFiltersBeyondTitleMatches: Bool { brand != nil || stockBelow != nil || idStarts != nil }
 
         /// `filter`'s values, its search given as `search` (nil: none).
         init(_ filter: ProductFilter, search: SearchCondition?) {
@@ -378,6 +403,10 @@ struct PostgresProductService: ProductService {
             minPrice = filter.minPrice?.minorUnits
             maxPrice = filter.maxPrice?.minorUnits
             inStockOnly = filter.inStockOnly
+            brand = filter.brand
+            stockBelow = filter.stockBelow
+            idStarts = filter.ids?.map(\.lowerBound)
+            idEnds = filter.ids?.map(\.upperBound)
         }
     }
 }
@@ -408,6 +437,20 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(parts.maxPrice)
         appendLiteral(") AND (NOT ")
         appendInterpolation(parts.inStockOnly)
-        appendLiteral(" OR stock > 0)")
+        appendLiteral(" OR stock > 0) AND (")
+        appendInterpolation(parts.brand)
+        appendLiteral("::text IS NULL OR lower(brand) = lower(")
+        appendInterpolation(parts.brand)
+        appendLiteral(")) AND (")
+        appendInterpolation(parts.stockBelow)
+        appendLiteral("::bigint IS NULL OR stock < ")
+        appendInterpolation(parts.stockBelow)
+        appendLiteral(") AND (")
+        appendInterpolation(parts.idStarts)
+        appendLiteral("::bigint[] IS NULL OR EXISTS (SELECT 1 FROM unnest(")
+        appendInterpolation(parts.idStarts)
+        appendLiteral("::bigint[], ")
+        appendInterpolation(parts.idEnds)
+        appendLiteral("::bigint[]) AS r(low, high) WHERE id BETWEEN r.low AND r.high))")
     }
 }

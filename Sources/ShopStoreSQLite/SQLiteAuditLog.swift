@@ -4,6 +4,7 @@
 
 import Foundation
 import GRDB
+import Synchronization
 import ShopCore
 import ShopStoreKit
 
@@ -16,12 +17,30 @@ enum SQLiteAuditLog {
         let context = AuditContext.current
         let identity = context?.operatorIdentity ?? OperatorIdentity(name: OperatorLogin.current, role: .admin)
         try db.cachedStatement(sql: """
-            INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after, change_set)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [time, identity.name, identity.role.rawValue, context?.command ?? "",
                                      change.entity.rawValue, change.entityID, change.action,
-                                     change.before?.jsonText, change.after?.jsonText])
+                                     change.before?.jsonText, change.after?.jsonText, try changeSet(db)])
     }
+
+    /// The change set of the transaction `db` is in: the id of its first audit row (the id the
+    /// next row takes, when it writes none yet), remembered until the transaction ends.
+    static func changeSet(_ db: Database) throws -> Int64 {
+        let connection = ObjectIdentifier(db)
+        if let known = openChangeSets.withLock({ $0[connection] }) { return known }
+        let next = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) + 1 FROM audit_log") ?? 1
+        openChangeSets.withLock { $0[connection] = next }
+        db.afterNextTransaction { _ in
+            openChangeSets.withLock { _ = $0.removeValue(forKey: connection) }
+        } onRollback: { _ in
+            openChangeSets.withLock { _ = $0.removeValue(forKey: connection) }
+        }
+        return next
+    }
+
+    /// Each open transaction's change set, by connection.
+    private static let openChangeSets = Mutex<[ObjectIdentifier: Int64]>([:])
 }
 
 /// The operator of a SQLite store: the OS login that runs shopsh.
@@ -40,7 +59,7 @@ enum OperatorLogin {
 struct SQLiteAuditService: AuditService {
     let database: DatabaseQueue
 
-    private static let columns = "id, at, operator, role, command, entity, entity_id, action, before, after"
+    private static let columns = "id, at, operator, role, command, entity, entity_id, action, before, after, change_set"
 
     func listAudit(_ filter: AuditFilter, page: Page, _ body: (AuditEntry) throws -> Void) async throws {
         var conditions: [String] = []
@@ -55,6 +74,10 @@ struct SQLiteAuditService: AuditService {
         add("entity_id = ?", filter.entityID)
         add("at >= ?", filter.since)
         add("at <= ?", filter.until)
+        if let changeSet = filter.changeSet {
+            conditions.append("change_set = ?")
+            arguments.append(changeSet)
+        }
         let where_ = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Newest first unless a sort is asked for.
         let paging = try SQLPaging.clause(page, sortColumns: AuditListing.sortColumns, tieBreaker: page.sort.isEmpty ? "id DESC" : "id")
@@ -81,6 +104,6 @@ struct SQLiteAuditService: AuditService {
     private static func entry(_ row: Row) -> AuditEntry {
         AuditEntry(id: row[0], time: row[1], operatorName: row[2], role: row[3], command: row[4], entity: row[5],
                    entityID: row[6], action: row[7], before: (row[8] as String?).flatMap(AuditFields.init(jsonText:)),
-                   after: (row[9] as String?).flatMap(AuditFields.init(jsonText:)))
+                   after: (row[9] as String?).flatMap(AuditFields.init(jsonText:)), changeSet: row[10])
     }
 }

@@ -79,6 +79,20 @@ struct SQLiteProductService: ProductService {
         }
     }
 
+    func applyProductChanges(_ plans: [ProductChangePlan]) async throws -> Int64? {
+        guard !plans.isEmpty else { return nil }
+        return try database.shopWrite { db in
+            let now = clock.timestamp()
+            for plan in plans {
+                let current = try Self.find(db, String(plan.before.id))
+                try plan.checkUnchanged(current)
+                try Self.apply(db, plan.changes, to: current.id, now: now)
+                try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
+            }
+            return try SQLiteAuditLog.changeSet(db)
+        }
+    }
+
     func deleteProduct(_ reference: String) async throws -> Product {
         try database.shopWrite { db in
             let product = try Self.find(db, reference)
@@ -280,6 +294,18 @@ struct SQLiteProductService: ProductService {
             arguments.append(maximum.minorUnits)
         }
         if filter.inStockOnly { conditions.append("stock > 0") }
+        if let brand = filter.brand {
+            conditions.append("brand = ? COLLATE NOCASE")
+            arguments.append(brand)
+        }
+        if let below = filter.stockBelow {
+            conditions.append("stock < ?")
+            arguments.append(below)
+        }
+        if let ranges = filter.ids {
+            conditions.append(ranges.isEmpty ? "0" : "(" + ranges.map { _ in "id BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
+            for range in ranges { arguments.append(contentsOf: [range.lowerBound, range.upperBound]) }
+        }
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, StatementArguments(arguments))
     }

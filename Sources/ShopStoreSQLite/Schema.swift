@@ -7,7 +7,8 @@ import ShopCore
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
 enum Schema {
     /// The migrations, oldest first.
-    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index"]
+    static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
+                                 "v6: audit change sets"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -163,6 +164,13 @@ enum Schema {
         }
         register(5) { db in
             try db.execute(sql: searchIndex)
+        }
+        // v6: the rows one transaction writes share a change set (SQLiteAuditLog); older rows have none.
+        register(6) { db in
+            try db.execute(sql: """
+                ALTER TABLE audit_log ADD COLUMN change_set INTEGER;
+                CREATE INDEX audit_log_by_change_set ON audit_log(change_set);
+                """)
         }
         return migrator
     }

@@ -52,11 +52,14 @@ extension AuditCommand {
         @Option(help: ArgumentHelp("Only changes at or before this day (the whole day) or moment (UTC).", valueName: "YYYY-MM-DD[THH:MM:SSZ]"))
         var until: String?
 
+        @Option(name: .customLong("change-set"), help: ArgumentHelp("Only the changes of this change set (one transaction's, e.g. a bulk update's).", valueName: "N"))
+        var changeSet: Int64?
+
         @OptionGroup var paging: PagingOptions
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            var filter = AuditFilter(operatorName: operatorName)
+            var filter = AuditFilter(operatorName: operatorName, changeSet: changeSet)
             if let entity {
                 guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
                     throw ShopError.invalidInput("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "

@@ -4,7 +4,8 @@ import ShopCore
 import ShopOutput
 
 enum AuditRows {
-    static let columns = ["id", "time", "operator", "role", "entity", "entity_id", "action", "changes", "command", "before", "after"]
+    static let columns = ["id", "time", "operator", "role", "entity", "entity_id", "action", "changes", "command", "before", "after",
+                          "change_set"]
         .map(Column.init)
 
     /// `changes` is the before → after summary; `before` and `after` are the changed fields as
@@ -12,12 +13,12 @@ enum AuditRows {
     static func cells(_ entry: AuditEntry) -> [Cell] {
         [.integer(entry.id), .text(entry.time), .text(entry.operatorName), .text(entry.role), .text(entry.entity),
          .text(entry.entityID), .text(entry.action), .text(entry.summary), .text(entry.command),
-         object(entry.before), object(entry.after)]
+         object(entry.before), object(entry.after), entry.changeSet.map(Cell.integer) ?? .null]
     }
 
     /// What a table of audit rows shows for people: when, who, what, and the change.
-    static let tableView = TableView(["id", "time", "operator", "entity", "entity_id", "action", "changes", "command"],
-                                     optional: ["command", "entity_id"])
+    static let tableView = TableView(["id", "time", "operator", "entity", "entity_id", "action", "changes", "command", "change_set"],
+                                     optional: ["command", "entity_id", "change_set"])
 
     /// Sortable fields of `audit list` (they match the stores').
     static var sortFields: [String] { AuditListing.sortColumns.keys.sorted() }

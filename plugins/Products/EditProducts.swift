@@ -67,28 +67,6 @@ extension ProductsCommand {
         }
     }
 
-    /// `products update ID …`.
-    struct Update: ShellCommand {
-        static let operation: ShopOperation? = .updateProduct
-        static let configuration = CommandConfiguration(abstract: "Change a product's fields.")
-
-        @Argument(help: "The product's id or SKU.", completion: .shop(.product))
-        var product: String
-
-        @OptionGroup var fields: ProductFieldOptions
-        @OptionGroup var output: OutputOptions
-
-        func run(in context: CommandContext) async throws {
-            let changes = try fields.changes
-            guard !changes.isEmpty else {
-                throw ShopError.usage("nothing to update: give at least one of --title, --price, --category, --stock, --sku, --brand, --description, --discount")
-            }
-            let updated = try await context.services.products.updateProduct(product, changes)
-            try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
-            context.note("updated product \(updated.id) (\(updated.sku))")
-        }
-    }
-
     /// `products delete ID`.
     struct Delete: ShellCommand {
         static let operation: ShopOperation? = .deleteProduct

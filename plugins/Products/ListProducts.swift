@@ -21,11 +21,27 @@ struct ProductFilterOptions: ParsableArguments {
     @Flag(name: .customLong("in-stock"), help: "Only products with stock.")
     var inStock = false
 
+    @Option(parsing: .unconditional, help: "Only products of this brand (any case).")
+    var brand: String?
+
+    @Option(name: .customLong("stock-below"), parsing: .unconditional, help: ArgumentHelp("Only products with fewer than N in stock.", valueName: "N"))
+    var stockBelow: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only these ids and ranges, e.g. 1,2,5-9.", valueName: "ids"))
+    var ids: String?
+
     func filter(search extra: String? = nil) throws -> ProductFilter {
         ProductFilter(category: category, search: extra ?? search,
                       minPrice: try minPrice.map { try Money.parse($0, currency: .usd) },
                       maxPrice: try maxPrice.map { try Money.parse($0, currency: .usd) },
-                      inStockOnly: inStock)
+                      inStockOnly: inStock, brand: brand, stockBelow: stockBelow,
+                      ids: try ids.map { try ProductFilter.parseIDs($0) })
+    }
+
+    /// Whether any filter is given (a bulk change needs one).
+    var selectsSome: Bool {
+        category != nil || search != nil || minPrice != nil || maxPrice != nil || inStock || brand != nil
+            || stockBelow != nil || ids != nil
     }
 }
 

@@ -292,6 +292,16 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Whether this shell runs the interactive prompt, which sets ``historySource``.
     public var isInteractive: Bool { historySource != nil }
 
+    public func confirm(_ question: String) -> Bool {
+        guard isInteractive else { return false }
+        writeToStderr(question + " [y/N] ")
+        guard let answer = Swift.readLine(strippingNewline: true), !Interrupt.isRequested else {
+            writeToStderr("\n")
+            return false
+        }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     public func neededRole(of words: [String]) -> OperatorRole? {
         guard case .success(let parsed)? = parser.parseCommand(words)?.result, let command = parsed as? any ShellCommand else {
             return nil

@@ -17,9 +17,12 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
     public var action: String
     public var before: AuditFields?
     public var after: AuditFields?
+    /// The change set: the rows one transaction wrote share it (a bulk change, an `--atomic` run);
+    /// nil for rows written before change sets were recorded.
+    public var changeSet: Int64?
 
     public init(id: Int64, time: String, operatorName: String, role: String, command: String, entity: String,
-                entityID: String, action: String, before: AuditFields?, after: AuditFields?) {
+                entityID: String, action: String, before: AuditFields?, after: AuditFields?, changeSet: Int64? = nil) {
         self.id = id
         self.time = time
         self.operatorName = operatorName
@@ -30,6 +33,7 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
         self.action = action
         self.before = before
         self.after = after
+        self.changeSet = changeSet
     }
 
     /// The change as one line: `product: 113, quantity: 3 → 2` (a field the same on both sides is
@@ -75,14 +79,17 @@ public struct AuditFilter: Hashable, Sendable {
     public var since: String?
     /// The last moment, `2026-11-23T23:59:59Z`.
     public var until: String?
+    /// Only the rows of this change set.
+    public var changeSet: Int64?
 
     public init(operatorName: String? = nil, entity: AuditEntity? = nil, entityID: String? = nil,
-                since: String? = nil, until: String? = nil) {
+                since: String? = nil, until: String? = nil, changeSet: Int64? = nil) {
         self.operatorName = operatorName
         self.entity = entity
         self.entityID = entityID
         self.since = since
         self.until = until
+        self.changeSet = changeSet
     }
 
     /// `--since`/`--until` as typed (a day `2026-11-23` or a moment `2026-11-23T05:31:02Z`) as the
@@ -124,7 +131,8 @@ public struct AuditContext: Sendable {
 /// What every store's audit listing shares: its sort fields and its not-found line.
 public enum AuditListing {
     /// `--sort` fields of `audit list` and the column each sorts on (the same in every store).
-    public static let sortColumns = ["id": "id", "time": "at", "operator": "operator", "entity": "entity", "action": "action"]
+    public static let sortColumns = ["id": "id", "time": "at", "operator": "operator", "entity": "entity", "action": "action",
+                                     "change_set": "change_set"]
 
     /// `no audit entry 12`.
     public static func notFound(_ id: Int64) -> ShopError { .notFound("no audit entry \(id)") }
