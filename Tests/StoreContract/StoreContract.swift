@@ -19,7 +19,8 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, search, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions, audit
+        case products, search, users, baskets, checkout, favorites, orders, concurrency, completions, currency, runTransactions, audit,
+             bulkChanges
 
         public var description: String { rawValue }
 
@@ -38,6 +39,7 @@ public enum StoreContract {
             case .currency: await StoreContract.currency(fixture)
             case .runTransactions: await StoreContract.runTransactions(fixture)
             case .audit: await StoreContract.audit(fixture)
+            case .bulkChanges: await StoreContract.bulkChanges(fixture)
             }
         }
     }
