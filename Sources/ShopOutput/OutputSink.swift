@@ -44,6 +44,15 @@ public final class OutputSink: @unchecked Sendable {
         String(decoding: collected + buffer, as: UTF8.self)
     }
 
+    /// Everything a memory sink has collected so far, which it then forgets (the shell shows a
+    /// command's output held for the pager before the command asks a question).
+    public func takeMemoryText() -> String {
+        let text = memoryText
+        collected = []
+        buffer.removeAll(keepingCapacity: true)
+        return text
+    }
+
     /// Appends the UTF-8 bytes of `text`.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)

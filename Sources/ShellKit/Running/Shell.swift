@@ -116,8 +116,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
                                  destination: .standardOutput(stdout, isTerminal: terminal.stdoutIsTerminal), command: command)
         }
         let screen = OutputSink.memory()
+        heldForPager = screen
         let outcome = await execute(words: words, location: location, destination: .standardOutput(screen, isTerminal: true),
                                     command: command)
+        heldForPager = nil
         Pager.show(screen.memoryText, environment: environment, stdout: stdout)
         return outcome
     }
@@ -292,8 +294,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Whether this shell runs the interactive prompt, which sets ``historySource``.
     public var isInteractive: Bool { historySource != nil }
 
+    /// The running command's output, held to go through the pager when it ends.
+    private var heldForPager: OutputSink?
+
     public func confirm(_ question: String) -> Bool {
         guard isInteractive else { return false }
+        // What the command printed so far (the changes it asks about) comes first.
+        if let held = heldForPager { Pager.show(held.takeMemoryText(), environment: environment, stdout: stdout) }
         writeToStderr(question + " [y/N] ")
         guard let answer = Swift.readLine(strippingNewline: true), !Interrupt.isRequested else {
             writeToStderr("\n")

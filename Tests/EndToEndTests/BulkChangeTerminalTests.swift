@@ -1,0 +1,41 @@
+// BulkChangeTerminalTests: a bulk `products update` at an 80-column prompt, as an operator sees it
+// in tmux — the changes first, each line within the terminal, then the question; `n` applies
+// nothing, `y` applies them all.
+
+import Foundation
+import Testing
+
+@Suite(.serialized, .enabled(if: TerminalSession.available, "needs tmux (make test installs it)"))
+struct BulkChangeTerminalTests {
+    static func price(_ sandbox: ShopshSandbox, _ id: Int) throws -> Double? {
+        let product = try sandbox.json("products show \(id) -o json") as? [String: Any]
+        return (product?["price"] as? NSNumber)?.doubleValue
+    }
+
+    @Test func theChangesFitTheScreenThenTheQuestionAndNoChangesNothing() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")   // create the demo shop first
+        let before = try sandbox.ok("products list --all -o json")
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start(width: 80)
+        try terminal.send("products update --category smartphones --price -10%", "Enter")
+        let asked = try terminal.waitFor { $0.contains("apply 16 changes to 16 products? [y/N]") }
+        let lines = asked.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "a line wider than 80 columns: \(lines.filter { $0.count > 80 })")
+        // The changes come before the question: the header, then a row per smartphone.
+        let question = try #require(lines.firstIndex { $0.contains("[y/N]") })
+        let header = try #require(lines.firstIndex { $0.contains("field") && $0.contains("before") && $0.contains("after") })
+        #expect(header < question)
+        #expect(lines[header..<question].filter { $0.contains("SMA-") && $0.contains("price") }.count == 16)
+        #expect(lines.contains { $0.contains("iPhone 5s") && $0.contains("199.99") && $0.contains("179.99") })
+        try terminal.send("n", "Enter")
+        try terminal.waitFor { $0.contains("nothing was applied") && terminal.promptIsBack($0) }
+        #expect(try sandbox.ok("products list --all -o json") == before)
+
+        try terminal.send("products update --category smartphones --price -10%", "Enter")
+        try terminal.waitFor { $0.hasSuffix("[y/N]\n") || $0.contains("products? [y/N]") && !$0.contains("applied 16") }
+        try terminal.send("y", "Enter")
+        try terminal.waitFor { $0.contains("applied 16 changes to 16 products") }
+        #expect(try Self.price(sandbox, 121) == 179.99)
+    }
+}
