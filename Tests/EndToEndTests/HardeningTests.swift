@@ -184,9 +184,10 @@ import Testing
         let quantity = try sandbox.run(["-c", "basket add emilys 1 --qty -1"])
         #expect(quantity.status == 1)
         #expect(errorLines(quantity) == ["-c:1: error: invalid quantity -1: expected a whole number from 1 to 10000"])
-        let price = try sandbox.run(["-c", "products update 1 --price -1"])
+        // Since issue 24 `--price -1` takes 1.00 off; taking more than the price is refused.
+        let price = try sandbox.run(["-c", "products update 1 --price -10"])
         #expect(price.status == 1)
-        #expect(price.stderr.contains("invalid amount \"-1\""))
+        #expect(price.stderr.contains("price would be -0.01 USD"), "\(price.stderr)")
         let added = try #require(try sandbox.json("products add --title \"-2+3\" --price 1 --category x -o json") as? [String: Any])
         #expect(added["title"] as? String == "-2+3")
     }

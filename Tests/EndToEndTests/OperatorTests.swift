@@ -77,7 +77,7 @@ import TestSupport
         let result = try sandbox.run(["-c", "audit list --entity product -o csv"])
         #expect(result.status == 0, "\(result.stderr)")
         let reader = try CSVReader(string: result.stdout, hasHeaderRow: true)
-        #expect(reader.headerRow == ["id", "time", "operator", "role", "entity", "entity_id", "action", "changes", "command", "before", "after"])
+        #expect(reader.headerRow == ["id", "time", "operator", "role", "entity", "entity_id", "action", "changes", "command", "before", "after", "change_set"])
         let row = try #require(reader.next())
         #expect(row[6] == "update" && row[5] == "1")
         let after = try #require(try JSONSerialization.jsonObject(with: Data(row[10].utf8)) as? [String: Any])

@@ -81,23 +81,46 @@ extension ProductsCommand {
         }
     }
 
-    /// `products stock ID +N|-N|=N`.
+    /// `products stock ID +N|-N|=N`, or `products stock +N --category C …` for a selection.
     struct Stock: ShellCommand {
         static let operation: ShopOperation? = .adjustStock
-        static let configuration = CommandConfiguration(abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change a product's stock: +N adds, -N removes (never below 0), =N sets.",
+            discussion: """
+                Without a PRODUCT, the filters (--category, --brand, --search, --min-price, --max-price, \
+                --in-stock, --stock-below, --ids) pick the products, and the change is shown and \
+                applied as products update's: asked at the prompt, --yes in a batch for more than one \
+                product, --dry-run to see it only, all in one transaction.
+                """)
 
-        @Argument(help: "The product's id or SKU.", completion: .shop(.product))
-        var product: String
+        // One argument for both words, so that a change like -5 is read as a word wherever it
+        // comes (after a filter too), never as an unknown flag.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
+            "The product's id or SKU (leave out to change a selection), then +N, -N or =N (leave out to show the stock).",
+            valueName: "product-and-change"), completion: .shop(.product))
+        var words: [String] = []
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+N, -N or =N (leave out to show the stock).", valueName: "change"))
-        var change: [String] = []
-
+        @OptionGroup var selection: ProductFilterOptions
+        @OptionGroup var preview: ChangePreviewOptions
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
+            var product = words.first, change = Array(words.dropFirst())
+            if selection.selectsSome, let first = product, change.isEmpty, ["+", "-", "="].contains(first.first) {
+                change = [first]
+                product = nil
+            }
             guard change.count <= 1 else {
                 throw ShopError.usage("products stock takes one change (+N, -N or =N), got: \(change.joined(separator: " "))")
             }
+            guard let product else {
+                guard selection.selectsSome, let text = change.first else {
+                    throw ShopError.usage("products stock needs a PRODUCT, or a change (+N, -N or =N) and a selection: --category, --brand, --search, --min-price, --max-price, --in-stock, --stock-below or --ids")
+                }
+                return try await BulkProductChange(edit: ProductEdit(stock: try StockChange.parse(text)), filter: try selection.filter(),
+                                                   preview: preview, output: output).run(in: context)
+            }
+            guard !selection.selectsSome else { throw ShopError.usage("give a PRODUCT or a selection (filters), not both") }
             let columns = ["id", "sku", "title", "stock"]
             let result: Product
             if let text = change.first {

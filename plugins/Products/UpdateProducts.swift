@@ -70,12 +70,7 @@ extension ProductsCommand {
         @OptionGroup var values: ProductEditOptions
         @OptionGroup var selection: ProductFilterOptions
 
-        @Flag(help: "Apply without asking.")
-        var yes = false
-
-        @Flag(name: .customLong("dry-run"), help: "Show the changes; apply nothing.")
-        var dryRun = false
-
+        @OptionGroup var preview: ChangePreviewOptions
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
@@ -88,7 +83,10 @@ extension ProductsCommand {
                 guard !edit.isEmpty else { throw Self.nothingToUpdate }
                 let current = try await services.product(product)
                 let plan = ProductChangePlan(before: current, changes: try edit.changes(for: current))
-                if dryRun { return try await show([plan], in: context, note: "dry run: nothing was applied") }
+                if preview.dryRun {
+                    try await BulkProductChange.show([plan], in: context, output: output)
+                    return context.note("dry run: nothing was applied")
+                }
                 _ = try await services.applyProductChanges(plan.changes.isEmpty ? [] : [plan])
                 let updated = try await services.product(String(current.id))
                 try context.record(columns: ProductRows.columns, row: ProductRows.cells(updated), options: output)
@@ -101,50 +99,55 @@ extension ProductsCommand {
             }
             let edit = try values.edit(category: nil, brand: nil)
             guard !edit.isEmpty else { throw Self.nothingToUpdate }
-            var picked: [Product] = []
-            try await services.listProducts(try selection.filter(), page: Page(sort: [SortKey(field: "id")])) { picked.append($0) }
-            if edit.sku != nil, picked.count > 1 {
-                throw ShopError.invalidInput("--sku sets one product's SKU; this selection picks \(picked.count) products")
-            }
-            let plans = try ProductChangePlan.plan(edit, over: picked)
-            let count = plans.map { $0.fieldChanges.count }.reduce(0, +)
-            let summary = "\(count) change\(count == 1 ? "" : "s") to \(plans.count) product\(plans.count == 1 ? "" : "s")"
-            guard !plans.isEmpty else {
-                context.note("nothing to change: \(picked.count) product\(picked.count == 1 ? "" : "s") selected, none would change")
-                return
-            }
-            if dryRun { return try await show(plans, in: context, note: "dry run: \(summary); nothing was applied") }
-            if !yes {
-                if context.host.isInteractive {
-                    try await show(plans, in: context, note: nil)
-                    guard context.host.confirm("apply \(summary)?") else {
-                        context.note("nothing was applied")
-                        return
-                    }
-                } else if plans.count > 1 {
-                    throw ShopError.usage("this selection changes \(plans.count) products: add --yes to apply (or --dry-run to see the changes)")
-                }
-            }
-            let changeSet = try await services.applyProductChanges(plans)
-            if yes || !context.host.isInteractive { try await show(plans, in: context, note: nil) }
-            context.note("applied \(summary)" + (changeSet.map { " (change set \($0): audit list --change-set \($0))" } ?? ""))
+            try await BulkProductChange(edit: edit, filter: try selection.filter(), preview: preview, output: output).run(in: context)
         }
 
         static let nothingToUpdate = ShopError.usage(
             "nothing to update: give at least one of --title, --price, --stock, --sku, --description, --discount, --set-category, --set-brand (with a PRODUCT also --category, --brand)")
+    }
+}
 
-        /// The changes as rows, one per field: id, sku, title, field, before, after.
-        private func show(_ plans: [ProductChangePlan], in context: CommandContext, note: String?) async throws {
-            let columns = ["id", "sku", "title", "field", "before", "after"].map(Column.init)
-            try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no changes") { emit in
-                for plan in plans {
-                    for change in plan.fieldChanges {
-                        try emit([.integer(plan.before.id), .text(plan.before.sku), .text(plan.before.title),
-                                  .text(change.field), .text(change.before), .text(change.after)])
-                    }
+/// A change to every product a selection picks: pick them, plan the change (ShopCore), show it,
+/// ask or not (`proceed`), apply it in one transaction.
+struct BulkProductChange {
+    var edit: ProductEdit
+    var filter: ProductFilter
+    var preview: ChangePreviewOptions
+    var output: OutputOptions
+
+    func run(in context: CommandContext) async throws {
+        let services = context.services.products
+        var picked: [Product] = []
+        try await services.listProducts(filter, page: Page(sort: [SortKey(field: "id")])) { picked.append($0) }
+        if edit.sku != nil, picked.count > 1 {
+            throw ShopError.invalidInput("--sku sets one product's SKU; this selection picks \(picked.count) products")
+        }
+        let plans = try ProductChangePlan.plan(edit, over: picked)
+        guard !plans.isEmpty else {
+            context.note("nothing to change: \(picked.count) product\(picked.count == 1 ? "" : "s") selected, none would change")
+            return
+        }
+        let count = plans.map { $0.fieldChanges.count }.reduce(0, +)
+        let summary = "\(count) change\(count == 1 ? "" : "s") to \(plans.count) product\(plans.count == 1 ? "" : "s")"
+        let decision = try await context.proceed(with: summary, affecting: plans.count, things: "products", preview) {
+            try await Self.show(plans, in: context, output: output)
+        }
+        guard decision.apply else { return }
+        let changeSet = try await services.applyProductChanges(plans)
+        if !decision.shown { try await Self.show(plans, in: context, output: output) }
+        context.note("applied \(summary)" + (changeSet.map { " (change set \($0): audit list --change-set \($0))" } ?? ""))
+    }
+
+    /// The changes as rows, one per field: id, sku, title, field, before, after.
+    static func show(_ plans: [ProductChangePlan], in context: CommandContext, output: OutputOptions) async throws {
+        let columns = ["id", "sku", "title", "field", "before", "after"].map(Column.init)
+        try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no changes") { emit in
+            for plan in plans {
+                for change in plan.fieldChanges {
+                    try emit([.integer(plan.before.id), .text(plan.before.sku), .text(plan.before.title),
+                              .text(change.field), .text(change.before), .text(change.after)])
                 }
             }
-            if let note { context.note(note) }
         }
     }
 }

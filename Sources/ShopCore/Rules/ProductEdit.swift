@@ -20,16 +20,16 @@ public enum PriceEdit: Hashable, Sendable {
     public static func parse(_ text: String, currency: Currency) throws(ShopError) -> PriceEdit {
         let invalid = ShopError.invalidInput("invalid price change \(text.quotedForMessage()): expected \(forms)")
         if text.hasPrefix("*") {
-            guard let factor = ExactDecimal.parse(String(text.dropFirst()), maxScale: 4) else { throw invalid }
+            guard let factor = ExactDecimal.parse(String(text.dropFirst()), maxScale: 4), factor.units > 0 else { throw invalid }
             return .times(tenThousandths: factor.units)
         }
         guard let sign = text.first, sign == "+" || sign == "-" else { return .set(try Money.parse(text, currency: currency)) }
         let body = String(text.dropFirst())
         if body.hasSuffix("%") {
-            guard let percent = ExactDecimal.parse(String(body.dropLast()), maxScale: 2) else { throw invalid }
+            guard let percent = ExactDecimal.parse(String(body.dropLast()), maxScale: 2), percent.units > 0 else { throw invalid }
             return .percent(hundredths: sign == "-" ? -percent.units : percent.units)
         }
-        guard let amount = ExactDecimal.parse(body, maxScale: currency.minorUnitDigits) else { throw invalid }
+        guard let amount = ExactDecimal.parse(body, maxScale: currency.minorUnitDigits), amount.units > 0 else { throw invalid }
         return .add(Money(minorUnits: sign == "-" ? -amount.units : amount.units, currency: currency))
     }
 
@@ -60,7 +60,7 @@ public enum DiscountEdit: Hashable, Sendable {
 
     public static func parse(_ text: String) throws(ShopError) -> DiscountEdit {
         guard let sign = text.first, sign == "+" || sign == "-" else { return .set(try Percentage.parse(text)) }
-        guard let points = ExactDecimal.parse(String(text.dropFirst()), maxScale: 2),
+        guard let points = ExactDecimal.parse(String(text.dropFirst()), maxScale: 2), points.units > 0,
               points.units <= Int64(Percentage.hundredthsRange.upperBound) else {
             throw .invalidInput("invalid discount change \(text.quotedForMessage()): expected a percentage (15), or +5 or -2.5 points")
         }
