@@ -1,6 +1,6 @@
 // BulkChangeTerminalTests: a bulk `products update` at an 80-column prompt, as an operator sees it
 // in tmux — the changes first, each line within the terminal, then the question; `n` applies
-// nothing, `y` applies them all.
+// nothing, `y` applies them all. And the destructive commands' questions, which name what goes.
 
 import Foundation
 import Testing
@@ -37,5 +37,34 @@ struct BulkChangeTerminalTests {
         try terminal.send("y", "Enter")
         try terminal.waitFor { $0.contains("applied 16 changes to 16 products") }
         #expect(try Self.price(sandbox, 121) == 179.99)
+    }
+
+    @Test func destructiveCommandsNameWhatGoesAndNoKeepsIt() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")   // create the demo shop first
+        let before = try sandbox.ok("basket show emilys -o json")
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start(width: 120)
+        // emilys's cart in DummyJSON: 4 products, 12 items; 2 favourites are added here.
+        _ = try sandbox.ok("favorites add emilys 1")
+        _ = try sandbox.ok("favorites add emilys 2")
+        try terminal.send("users delete emilys", "Enter")
+        try terminal.waitFor { $0.contains("4 basket lines, 2 favourites; orders are kept? [y/N]") }
+        try terminal.send("n", "Enter")
+        try terminal.waitFor { $0.contains("not deleted") && terminal.promptIsBack($0) }
+        try terminal.send("basket clear emilys", "Enter")
+        try terminal.waitFor { $0.contains("clear the basket of emilys: 4 lines, 12 items? [y/N]") }
+        try terminal.send("n", "Enter")
+        try terminal.waitFor { $0.contains("the basket of emilys was not cleared") && terminal.promptIsBack($0) }
+        try terminal.send("products delete 1", "Enter")
+        try terminal.waitFor { $0.contains("delete product 1 (BEA-ESS-ESS-001) Essence Mascara Lash Princess?") }
+        try terminal.send("n", "Enter")
+        try terminal.waitFor { $0.contains("product 1 was not deleted") && terminal.promptIsBack($0) }
+        #expect(try sandbox.ok("basket show emilys -o json") == before)
+        #expect(try sandbox.ok("products show 1 --fields sku").contains("BEA-ESS-ESS-001"))
+        // --yes does not ask; a script is never asked (as before).
+        try terminal.send("basket clear emilys --yes", "Enter")
+        try terminal.waitFor { $0.contains("cleared the basket of emilys: 4 lines removed") }
+        #expect(try sandbox.run(["-c", "products delete 2"]).status == 0)
     }
 }

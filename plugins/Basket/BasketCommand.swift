@@ -115,12 +115,24 @@ extension BasketCommand {
     /// `basket clear [USER]`.
     struct Clear: ShellCommand {
         static let operation: ShopOperation? = .clearBasket
-        static let configuration = CommandConfiguration(abstract: "Empty a basket.")
+        static let configuration = CommandConfiguration(abstract: "Empty a basket.",
+            discussion: "Asks for confirmation at a terminal (--yes skips it); scripts and pipes are never asked.")
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
 
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation at a terminal.")
+        var yes = false
+
         func run(in context: CommandContext) async throws {
             let (user, _) = try words.resolve(in: context)
+            if !yes, context.canAsk {
+                let lines = try await context.services.baskets.basket(user).lines
+                guard !lines.isEmpty else { return context.note("the basket of \(user) was already empty") }
+                let items = lines.totalQuantity
+                guard try context.ask("clear the basket of \(user): \(lines.count) line\(lines.count == 1 ? "" : "s"), \(items) item\(items == 1 ? "" : "s")?") else {
+                    return context.note("the basket of \(user) was not cleared")
+                }
+            }
             let count = try await context.services.baskets.clearBasket(user)
             context.note(count == 0 ? "the basket of \(user) was already empty"
                                     : "cleared the basket of \(user): \(count) line\(count == 1 ? "" : "s") removed")

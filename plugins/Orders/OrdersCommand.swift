@@ -118,17 +118,28 @@ extension OrdersCommand {
     /// `orders cancel ID`.
     struct Cancel: ShellCommand {
         static let operation: ShopOperation? = .setOrderStatus
-        static let configuration = CommandConfiguration(abstract: "Cancel a placed or paid order and put its stock back.")
+        static let configuration = CommandConfiguration(abstract: "Cancel a placed or paid order and put its stock back.",
+            discussion: "Asks for confirmation at a terminal (--yes skips it); scripts and pipes are never asked.")
 
         @Argument(help: "The order's id.", completion: .shop(.order))
         var id: String
+
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation at a terminal.")
+        var yes = false
 
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            try await changeStatus(try parseOrderID(id), to: .cancelled, currencyOption: currencyOption, output: output,
-                                   context: context)
+            let orderID = try parseOrderID(id)
+            if !yes, context.canAsk {
+                let order = try await context.services.orders.order(orderID)
+                let items = order.lines.totalQuantity
+                guard try context.ask("cancel order \(order.id) (\(order.status.rawValue), \(order.lines.count) line\(order.lines.count == 1 ? "" : "s"), \(items) item\(items == 1 ? "" : "s")) and put its stock back?") else {
+                    return context.note("order \(order.id) was not cancelled")
+                }
+            }
+            try await changeStatus(orderID, to: .cancelled, currencyOption: currencyOption, output: output, context: context)
         }
     }
 

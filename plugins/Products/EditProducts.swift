@@ -70,12 +70,22 @@ extension ProductsCommand {
     /// `products delete ID`.
     struct Delete: ShellCommand {
         static let operation: ShopOperation? = .deleteProduct
-        static let configuration = CommandConfiguration(abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).")
+        static let configuration = CommandConfiguration(abstract: "Delete a product (baskets and favourites lose it; orders keep their copy).",
+            discussion: "Asks for confirmation at a terminal (--yes skips it); scripts and pipes are never asked.")
 
         @Argument(help: "The product's id or SKU.", completion: .shop(.product))
         var product: String
 
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation at a terminal.")
+        var yes = false
+
         func run(in context: CommandContext) async throws {
+            if !yes, context.canAsk {
+                let target = try await context.services.products.product(product)
+                guard try context.ask("delete product \(target.id) (\(target.sku)) \(target.title)? baskets and favourites lose it; orders keep their copy") else {
+                    return context.note("product \(target.id) was not deleted")
+                }
+            }
             let deleted = try await context.services.products.deleteProduct(product)
             context.note("deleted product \(deleted.id) (\(deleted.sku)) \(deleted.title)")
         }

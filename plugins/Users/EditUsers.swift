@@ -139,10 +139,13 @@ extension UsersCommand {
             let users = context.services.users
             let target = try await users.user(user)
             if !yes {
-                guard context.terminal.stdinIsTerminal else {
+                guard context.canAsk else {
                     throw ShopError.usage("users delete \(target.username): not on a terminal, so nothing to ask; add --yes to delete")
                 }
-                guard try TerminalPrompt.confirm("delete user \(UserRows.label(target))? [y/N] ", context: context) else {
+                let lines = try await context.services.baskets.basket(String(target.id)).lines.count
+                var favourites = 0
+                try await context.services.favorites.listFavorites(String(target.id), page: Page()) { _ in favourites += 1 }
+                guard try context.ask("delete user \(UserRows.label(target)): \(lines) basket line\(lines == 1 ? "" : "s"), \(favourites) favourite\(favourites == 1 ? "" : "s"); orders are kept?") else {
                     context.note("not deleted")
                     return
                 }

@@ -197,10 +197,9 @@ public protocol ShellHost: AnyObject, Sendable {
     var history: [String] { get }
     /// Whether commands come from the operator at the interactive prompt (not `-c`, `-f` or stdin).
     var isInteractive: Bool { get }
-    /// At the interactive prompt, asks `question` (one line on stderr, ending in `[y/N]`) and reads
-    /// the operator's answer: true for y or yes. False without asking in a batch, and on end of
-    /// input or Ctrl-C.
-    func confirm(_ question: String) -> Bool
+    /// Shows what the running command has printed so far (output held for the pager goes out
+    /// now), before the command asks a question.
+    func showOutputSoFar()
     /// Runs a command given as words for `context`'s command (`watch`), exactly as if typed, but
     /// with its output to `context`'s sink and never through the pager.
     ///

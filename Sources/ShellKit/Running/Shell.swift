@@ -297,16 +297,9 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// The running command's output, held to go through the pager when it ends.
     private var heldForPager: OutputSink?
 
-    public func confirm(_ question: String) -> Bool {
-        guard isInteractive else { return false }
-        // What the command printed so far (the changes it asks about) comes first.
+    public func showOutputSoFar() {
         if let held = heldForPager { Pager.show(held.takeMemoryText(), environment: environment, stdout: stdout) }
-        writeToStderr(question + " [y/N] ")
-        guard let answer = Swift.readLine(strippingNewline: true), !Interrupt.isRequested else {
-            writeToStderr("\n")
-            return false
-        }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        flushStdout()
     }
 
     public func neededRole(of words: [String]) -> OperatorRole? {

@@ -1,8 +1,6 @@
 // TerminalPrompt: asking the operator on the terminal: a secret without echo (the terminal's
 // settings are restored on every path, including SIGTERM/SIGHUP), or a yes/no question.
-// (A candidate for ShellKit once another plugin needs it.)
 
-import ShellKit
 import ShopCore
 import Synchronization
 #if canImport(Glibc)
@@ -13,14 +11,15 @@ import Musl
 import Darwin
 #endif
 
-enum TerminalPrompt {
+/// Questions to the operator at the terminal.
+public enum TerminalPrompt {
     /// Reads one line from the controlling terminal (`/dev/tty`, else stdin) with echo off.
     ///
     /// The terminal is put in non-canonical mode without signals, so Ctrl-C arrives as a byte
     /// and stops the prompt (``ShopError/interrupted``) with the settings restored, even when
     /// no SIGINT handler is installed. Backspace, Ctrl-U (erase all) and Ctrl-D (cancel when
     /// empty) work as in a normal line.
-    static func secret(_ prompt: String, context: CommandContext) throws(ShopError) -> String {
+    public static func secret(_ prompt: String, context: CommandContext) throws(ShopError) -> String {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         defer { if tty >= 0 { close(tty) } }
         let fd = tty >= 0 ? tty : STDIN_FILENO
@@ -73,7 +72,7 @@ enum TerminalPrompt {
     }
 
     /// Asks a yes/no question on stderr and reads the answer from stdin; only y or yes is yes.
-    static func confirm(_ question: String, context: CommandContext) throws(ShopError) -> Bool {
+    public static func confirm(_ question: String, context: CommandContext) throws(ShopError) -> Bool {
         context.host.writeToStderr(question)
         var line: [UInt8] = []
         while let byte = try readByte(STDIN_FILENO), byte != UInt8(ascii: "\n") {
