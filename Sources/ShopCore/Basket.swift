@@ -51,3 +51,63 @@ extension Sequence where Element: PricedLine {
         }
     }
 }
+
+/// One non-empty basket as `basket list` shows it: whose, how big, what it comes to, and when a
+/// line was last added or changed.
+public struct BasketSummary: Hashable, Sendable {
+    public var userID: Int64
+    public var username: String
+    public var lines: Int
+    public var items: Int
+    public var total: Money
+    public var discountedTotal: Money
+    /// The latest line change, UTC: `2026-11-23T05:31:02Z`.
+    public var lastChange: String
+
+    public init(userID: Int64, username: String, lines: Int, items: Int, total: Money, discountedTotal: Money,
+                lastChange: String) {
+        self.userID = userID
+        self.username = username
+        self.lines = lines
+        self.items = items
+        self.total = total
+        self.discountedTotal = discountedTotal
+        self.lastChange = lastChange
+    }
+
+    /// The summaries of basket lines read in user order (each line with its owner's name and its
+    /// last change), one per user, with the totals `PricedLine` gives: what a store's listing of
+    /// baskets streams through.
+    public struct Collector {
+        private var current: (userID: Int64, username: String, lines: [BasketLine], lastChange: String)?
+
+        public init() {}
+
+        /// Adds a line (lines of one user come together); returns the basket that ended, if one did.
+        public mutating func add(_ line: BasketLine, username: String, changedAt: String) throws(ShopError) -> BasketSummary? {
+            if let open = current, open.userID == line.userID {
+                current?.lines.append(line)
+                if changedAt > open.lastChange { current?.lastChange = changedAt }
+                return nil
+            }
+            let ended = try finish()
+            current = (line.userID, username, [line], changedAt)
+            return ended
+        }
+
+        /// Ends the last basket and returns it.
+        public mutating func finish() throws(ShopError) -> BasketSummary? {
+            guard let open = current else { return nil }
+            current = nil
+            let currency = open.lines.first?.unitPrice.currency ?? .usd
+            var totals: [Money] = [], discounted: [Money] = []
+            for line in open.lines {
+                totals.append(try line.total)
+                discounted.append(try line.discountedTotal)
+            }
+            return BasketSummary(userID: open.userID, username: open.username, lines: open.lines.count,
+                                 items: open.lines.totalQuantity, total: try Money.sum(totals, currency: currency),
+                                 discountedTotal: try Money.sum(discounted, currency: currency), lastChange: open.lastChange)
+        }
+    }
+}

@@ -35,6 +35,9 @@ public protocol BasketService: Sendable {
     func clearBasket(_ user: String) async throws -> Int
     /// Turns the basket into an order in one transaction (see `OrderService`).
     func checkout(_ user: String) async throws -> Order
+    /// Every non-empty basket, by user id, streaming (`BasketSummary.Collector`): a store never
+    /// holds them all. `body` may throw to stop early.
+    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws
 }
 
 /// A favourite with its product.

@@ -161,11 +161,31 @@ enum PostgresAuditSchema {
 
     /// Migration v8: the rows one transaction writes share a change set, its transaction id, set
     /// by the server (nobody inserts audit rows but the server's triggers and functions); rows
-    /// from before have none. The masked view shows it too.
+    /// from before have none. The masked view shows it too. And basket lines' last change.
     static let changeSetStatements: [String] = [
         "ALTER TABLE audit_log ADD COLUMN change_set BIGINT",
         "ALTER TABLE audit_log ALTER COLUMN change_set SET DEFAULT (pg_current_xact_id()::text::bigint)",
         "CREATE INDEX audit_log_by_change_set ON audit_log (change_set)",
+        // A basket line's last change (`basket list`): when it was added, or its quantity last
+        // changed, kept by the server whoever changes it.
+        "ALTER TABLE basket_lines ADD COLUMN changed_at TIMESTAMPTZ",
+        "UPDATE basket_lines SET changed_at = added_at",
+        """
+        CREATE FUNCTION shopsh_basket_line_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                NEW.changed_at := coalesce(NEW.changed_at, NEW.added_at);
+            ELSIF NEW.quantity IS DISTINCT FROM OLD.quantity THEN
+                NEW.changed_at := clock_timestamp();
+            END IF;
+            RETURN NEW;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER basket_lines_changed BEFORE INSERT OR UPDATE ON basket_lines
+        FOR EACH ROW EXECUTE FUNCTION shopsh_basket_line_changed()
+        """,
         maskedAuditView(withChangeSet: true),
     ]
 

@@ -157,7 +157,7 @@ enum PostgresSchema {
         PostgresMigration(version: 6, name: "v6: product search index", statements: PostgresSearchSchema.statements),
         PostgresMigration(version: 7, name: "v7: title words index; search words noted per statement",
                           statements: PostgresSearchSchema.titleIndexStatements),
-        PostgresMigration(version: 8, name: "v8: audit change sets", statements: PostgresAuditSchema.changeSetStatements),
+        PostgresMigration(version: 8, name: "v8: audit change sets; basket lines' last change", statements: PostgresAuditSchema.changeSetStatements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -30,7 +30,7 @@ struct SQLiteBasketService: BasketService {
             // One statement: inserts the line or increments it, unless that would pass the limit.
             let stored = try Int.fetchOne(db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
+                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity, changed_at = excluded.added_at
                     WHERE basket_lines.quantity + excluded.quantity <= ?
                 RETURNING quantity
                 """), arguments: [customer.id, item.id, quantity, clock.timestamp(), BasketLimits.maxQuantity])
@@ -65,7 +65,7 @@ struct SQLiteBasketService: BasketService {
             }
             try db.cachedStatement(sql: """
                 INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = excluded.quantity, changed_at = excluded.added_at
                 """).execute(arguments: [customer.id, item.id, quantity, clock.timestamp()])
             try audit(.basketLine(userID: customer.id, productID: item.id, action: "set", before: current, after: quantity), db)
             return Self.line(customer.id, item, quantity: quantity)
@@ -102,6 +102,24 @@ struct SQLiteBasketService: BasketService {
             let order = try Self.checkout(db, user, now: now)
             try SQLiteAuditLog.record(.checkout(order), in: db, at: now)
             return order
+        }
+    }
+
+    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws {
+        try database.shopRead { db in
+            var collector = BasketSummary.Collector()
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity,
+                       b.user_id, u.username, coalesce(b.changed_at, b.added_at)
+                FROM basket_lines b JOIN products p ON p.id = b.product_id JOIN users u ON u.id = b.user_id
+                ORDER BY b.user_id, b.product_id
+                """)
+            while let row = try cursor.next() {
+                if let ended = try collector.add(Self.line(userID: row[6])(row), username: row[7], changedAt: row[8]) {
+                    try body(ended)
+                }
+            }
+            if let last = try collector.finish() { try body(last) }
         }
     }
 

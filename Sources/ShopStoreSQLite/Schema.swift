@@ -8,7 +8,7 @@ import ShopCore
 enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
-                                 "v6: audit change sets"]
+                                 "v6: audit change sets; basket lines' last change"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -165,11 +165,20 @@ enum Schema {
         register(5) { db in
             try db.execute(sql: searchIndex)
         }
-        // v6: the rows one transaction writes share a change set (SQLiteAuditLog); older rows have none.
+        // v6: the rows one transaction writes share a change set (SQLiteAuditLog); older rows have
+        // none. A basket line's last change (`basket list`): when it was added, or its quantity
+        // last changed. The store's writes set it with its clock (an insert that does not, as the
+        // seeds', takes `added_at` through a trigger).
         register(6) { db in
             try db.execute(sql: """
                 ALTER TABLE audit_log ADD COLUMN change_set INTEGER;
                 CREATE INDEX audit_log_by_change_set ON audit_log(change_set);
+                ALTER TABLE basket_lines ADD COLUMN changed_at TEXT;
+                UPDATE basket_lines SET changed_at = added_at;
+                CREATE TRIGGER basket_lines_changed_on_insert AFTER INSERT ON basket_lines WHEN NEW.changed_at IS NULL
+                BEGIN
+                    UPDATE basket_lines SET changed_at = NEW.added_at WHERE user_id = NEW.user_id AND product_id = NEW.product_id;
+                END;
                 """)
         }
         return migrator

@@ -98,6 +98,43 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(checked == 208)
     }
 
+    /// `basket list --idle 0d --sort total:desc -o json` on the demo shop: the 208 carts of
+    /// carts.json, in the order of their own totals, each total the cart's own (parsed with our
+    /// JSON parser from the data file, the listing with JSONSerialization).
+    @Test func basketListOrdersTheDemoCartsByTheirTotals() async throws {
+        // The demo shop as seeded in 2020: every line idle since then.
+        let shop = try await ShellHarness(plugins: [basketPlugin], demo: true, clock: try #require(.fixed("2020-01-01T00:00:00Z")))
+        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/carts.json")))
+        guard case .array(let carts) = try JSONParser.parse(bytes) else { Issue.record("carts.json is not an array"); return }
+        var expected: [(user: Int64, total: Money)] = []
+        for cart in carts {
+            guard case .object(let object) = cart, case .number(let user)? = object["userId"], let id = Int64(user) else { continue }
+            expected.append((id, try cents(object["total"])))
+        }
+        expected.sort { $0.total.minorUnits != $1.total.minorUnits ? $0.total.minorUnits > $1.total.minorUnits : $0.user < $1.user }
+        let listed = try #require(try await shop.json("basket list --idle 0d --sort total:desc --all -o json") as? [[String: Any]])
+        #expect(listed.count == 208)
+        #expect(listed.compactMap { ($0["user_id"] as? NSNumber)?.int64Value } == expected.map(\.user))
+        for (row, cart) in zip(listed, expected) {
+            let total = try #require(row["total"] as? NSNumber)
+            #expect(Int64((total.doubleValue * 100).rounded()) == cart.total.minorUnits, "user \(cart.user)")
+        }
+        // Every seeded basket has been idle since 2020; an emptied one is not listed. (What a
+        // change does to the last change is the store contract's: the clock is each store's.)
+        _ = try await shop.services.baskets.clearBasket("michaelw")
+        let idle = try #require(try await shop.json("basket list --idle 1d --all -o json") as? [[String: Any]])
+        let ids = Set(idle.compactMap { ($0["user_id"] as? NSNumber)?.int64Value })
+        #expect(ids.count == 207 && !ids.contains(2) && ids.contains(1), "\(ids.count) \(ids.sorted().prefix(5)) \(idle.prefix(2))")
+        #expect(idle.allSatisfy { $0["last_change"] as? String == "2020-01-01T00:00:00Z" })
+        #expect((try await shop.json("basket list --idle 5000w --all -o json") as? [[String: Any]])?.isEmpty == true)
+        let all = try #require(try await shop.json("basket list --all -o json") as? [[String: Any]])
+        #expect(all.count == 207 && all.compactMap { ($0["user_id"] as? NSNumber)?.int64Value } == all.compactMap { ($0["user_id"] as? NSNumber)?.int64Value }.sorted())
+        let big = try #require(try await shop.json("basket list --min-total 100000 --all -o json") as? [[String: Any]])
+        #expect(big.count == expected.filter { $0.total.minorUnits >= 10_000_000 }.count && !big.isEmpty)
+        let page = try #require(try await shop.json("basket list --limit 5 --offset 10 -o json") as? [[String: Any]])
+        #expect(page.compactMap { ($0["user_id"] as? NSNumber)?.int64Value } == Array(all.dropFirst(10).prefix(5)).compactMap { ($0["user_id"] as? NSNumber)?.int64Value })
+    }
+
     @Test func showJSONIsOneObjectWithLinesAndTotals() async throws {
         let shop = try await basketShell()
         let shown = try #require(try await shop.json("basket show emilys -o json") as? [String: Any])

@@ -17,6 +17,7 @@ extension StoreContract {
             Case("a disabled user's basket cannot grow", disabledUserRefused),
             Case("a product out of stock cannot be added", outOfStockRefused),
             Case("lines show prices now and totals add up", basketTotals),
+            Case("every non-empty basket is listed by user, with its totals and last change", listBaskets),
         ])
     }
 
@@ -138,5 +139,37 @@ extension StoreContract {
                                                                         discount: ContractData.percent(0)))
         let line = try #require(try await shop.baskets.basket("quinn").lines.first { $0.sku == "T-1" })
         #expect(line.unitPrice == ContractData.usd(2_500) && line.discount == .zero && line.title == "Renamed" && line.quantity == 3)
+    }
+
+    static func listBaskets(_ shop: ShopServices) async throws {
+        func listed() async throws -> [BasketSummary] {
+            var all: [BasketSummary] = []
+            try await shop.baskets.listBaskets { all.append($0) }
+            return all
+        }
+        #expect(try await listed().isEmpty)
+        let ann = try await ContractData.addUser(shop, "ann"), bob = try await ContractData.addUser(shop, "bob")
+        _ = try await ContractData.addUser(shop, "cat")
+        _ = try await ContractData.addProduct(shop, sku: "L-1", price: 1_999, discount: 1_250)
+        _ = try await ContractData.addProduct(shop, sku: "L-2", price: 333, discount: 0)
+        _ = try await shop.baskets.addToBasket("bob", product: "L-2", quantity: 3)
+        _ = try await shop.baskets.addToBasket("ann", product: "L-1", quantity: 7)
+        _ = try await shop.baskets.addToBasket("ann", product: "L-2", quantity: 1)
+        let first = try await listed()
+        #expect(first.map(\.userID) == [ann.id, bob.id])   // cat's empty basket is not listed
+        for summary in first {
+            let basket = try await shop.baskets.basket(summary.username)
+            #expect(summary.username == basket.user.username && summary.lines == basket.lines.count
+                    && summary.items == basket.totalQuantity)
+            #expect(try summary.total == basket.total && summary.discountedTotal == basket.discountedTotal)
+            #expect(ShopClock.parse(summary.lastChange) != nil, "\(summary.lastChange)")
+        }
+        #expect(first.first?.total == ContractData.usd(7 * 1_999 + 333))
+        // A changed quantity moves the last change on (never back); an emptied basket leaves the list.
+        _ = try await shop.baskets.setBasketQuantity("ann", product: "L-1", quantity: 2)
+        let second = try await listed()
+        #expect(second.first.map { $0.lastChange >= first[0].lastChange } == true && second.first?.items == 3)
+        _ = try await shop.baskets.clearBasket("ann")
+        #expect(try await listed().map(\.userID) == [bob.id])
     }
 }

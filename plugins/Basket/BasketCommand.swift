@@ -1,7 +1,9 @@
 // BasketCommand: the `basket` plugin: a customer's basket (show, add, set, remove, clear, total)
-// and checkout, which turns it into an order. USER may be left out after `use USER`.
+// and checkout, which turns it into an order; every basket at once (list: the abandoned ones).
+// USER may be left out after `use USER`.
 
 import ArgumentParser
+import Glibc
 import ShellKit
 import ShopCore
 import ShopOutput
@@ -19,7 +21,7 @@ struct BasketCommand: ParsableCommand {
             Quantities are whole numbers from 1 to \(BasketLimits.maxQuantity).
             """,
         subcommands: [Show.self, Add.self, Set.self, Remove.self,
-                      Clear.self, Total.self, Checkout.self])
+                      Clear.self, Total.self, Checkout.self, List.self])
 }
 
 extension BasketCommand {
@@ -201,3 +203,72 @@ private func warnAboutStock(_ line: BasketLine, context: CommandContext) async t
         context.note("note: only \(stock) of \(line.sku) in stock; checkout needs \(line.quantity)")
     }
 }
+
+extension BasketCommand {
+    /// `basket list [--idle 7d] [--min-total X] [--sort total:desc]`.
+    struct List: ShellCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every non-empty basket: customer, lines, items, totals and last change.",
+            discussion: """
+                By user id unless --sort says otherwise (user_id, user, lines, total_quantity, total, \
+                discounted_total, last_change). --idle keeps the baskets no line of which was added or \
+                changed for that long (7d: a week; 0d: all); --min-total those whose total is at \
+                least that amount (USD, before discounts).
+                """)
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only baskets not touched for this long: 30m, 12h, 7d, 2w.", valueName: "time"))
+        var idle: String?
+
+        @Option(name: .customLong("min-total"), parsing: .unconditional, help: ArgumentHelp("Only baskets whose total is at least this (USD).", valueName: "amount"))
+        var minTotal: String?
+
+        @OptionGroup var paging: PagingOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            let cutoff = try idle.map { text throws(ShopError) in try IdleTime.parse(text, for: "--idle").before(Int64(time(nil))) }
+            let minimum = try minTotal.map { text throws(ShopError) in try Money.parse(text, currency: .usd) }
+            let page = try context.page(paging)
+            for key in page.sort where !BasketRows.listSortFields.contains(key.field) {
+                throw ShopError.invalidInput("cannot sort by \"\(key.field)\"; sortable fields: \(BasketRows.listSortFields.joined(separator: ", "))")
+            }
+            let display = try await context.moneyDisplay(currencyOption)
+            func passes(_ basket: BasketSummary) -> Bool {
+                (cutoff.map { basket.lastChange <= $0 } ?? true) && (minimum.map { basket.total.minorUnits >= $0.minorUnits } ?? true)
+            }
+            try await context.list(columns: BasketRows.listColumns(display), options: output, page: page,
+                                   emptyNote: "no baskets match") { emit in
+                if page.sort.isEmpty {
+                    // Streams by user id: the first page comes without reading every basket.
+                    var skipped = 0, emitted = 0
+                    do {
+                        try await context.services.baskets.listBaskets { basket in
+                            guard passes(basket) else { return }
+                            if skipped < page.offset { skipped += 1; return }
+                            if let limit = page.limit, emitted >= limit { throw EnoughRows() }
+                            try emit(try BasketRows.listCells(basket, display))
+                            emitted += 1
+                        }
+                    } catch is EnoughRows {}
+                    return
+                }
+                var baskets: [BasketSummary] = []
+                try await context.services.baskets.listBaskets { if passes($0) { baskets.append($0) } }
+                let sorted = baskets.enumerated().sorted { left, right in
+                    for key in page.sort {
+                        let order = BasketRows.compare(left.element, right.element, by: key.field)
+                        if order != 0 { return key.descending ? order > 0 : order < 0 }
+                    }
+                    return left.offset < right.offset
+                }.map(\.element)
+                for basket in sorted.dropFirst(page.offset).prefix(page.limit ?? .max) {
+                    try emit(try BasketRows.listCells(basket, display))
+                }
+            }
+        }
+    }
+}
+
+/// Stops a streamed listing once its page is full.
+private struct EnoughRows: Error {}

@@ -40,6 +40,35 @@ enum BasketRows {
          .text(try display.code(basket.total))] + display.extraCells
     }
 
+    /// `basket list`: the totals of each basket and its last change.
+    static func listColumns(_ display: MoneyDisplay) -> [Column] {
+        ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "currency", "last_change"].map(Column.init)
+            + display.extraColumns
+    }
+
+    static func listCells(_ basket: BasketSummary, _ display: MoneyDisplay) throws -> [Cell] {
+        [.integer(basket.userID), .text(basket.username), .integer(Int64(basket.lines)), .integer(Int64(basket.items)),
+         try display.cell(basket.total), try display.cell(basket.discountedTotal), .text(try display.code(basket.total)),
+         .text(basket.lastChange)] + display.extraCells
+    }
+
+    /// Fields `basket list --sort` takes.
+    static let listSortFields = ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "last_change"]
+
+    /// -1, 0 or 1: how two baskets compare by one of `listSortFields`.
+    static func compare(_ left: BasketSummary, _ right: BasketSummary, by field: String) -> Int {
+        func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }
+        switch field {
+        case "user": return order(left.username.lowercased(), right.username.lowercased())
+        case "lines": return order(left.lines, right.lines)
+        case "total_quantity": return order(left.items, right.items)
+        case "total": return order(left.total.minorUnits, right.total.minorUnits)
+        case "discounted_total": return order(left.discountedTotal.minorUnits, right.discountedTotal.minorUnits)
+        case "last_change": return order(left.lastChange, right.lastChange)
+        default: return order(left.userID, right.userID)
+        }
+    }
+
     /// The head of `basket show -o json`: the totals without the line count (`lines` is the array).
     static func showColumns(_ display: MoneyDisplay) -> [Column] {
         totalsColumns(display).filter { $0.key != "lines" }
