@@ -35,7 +35,7 @@ struct SQLiteSeeder: ShopSeeder {
     func addBasketLine(user: Int64, product: Int64, quantity: Int) throws {
         try db.cachedStatement(sql: """
             INSERT INTO basket_lines (user_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity, changed_at = excluded.added_at
+            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
             """).execute(arguments: [user, product, quantity, now])
     }
 

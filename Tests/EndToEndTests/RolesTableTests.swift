@@ -30,6 +30,7 @@ import TestSupport
         ("basket remove", "basket remove emilys 5"),
         ("basket checkout", "basket checkout emilys"),
         ("basket clear", "basket clear michaelw"),
+        ("basket list", "basket list --limit 2"),
         ("favorites list", "favorites list emilys"),
         ("favorites top", "favorites top"),
         ("favorites add", "favorites add emilys 7"),
