@@ -58,6 +58,8 @@ public enum PostgresRoles {
                 .map { .on($0, "INSERT", "UPDATE", "DELETE") }
         // Only the owner of the tables changes the schema: no grant allows it.
         case .migrateSchema: return []
+        // A revert makes the changes of the operations it undoes, each under its own grants.
+        case .revertChange: return []
         }
     }
 

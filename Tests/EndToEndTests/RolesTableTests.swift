@@ -27,6 +27,7 @@ import TestSupport
         ("basket total", "basket total emilys"),
         ("basket add", "basket add emilys 5 --qty 2"),
         ("basket set", "basket set emilys 5 3"),
+        ("audit revert", "audit revert LAST_AUDIT_ROW --yes"),   // the basket set just above
         ("basket remove", "basket remove emilys 5"),
         ("basket checkout", "basket checkout emilys"),
         ("basket clear", "basket clear michaelw"),
@@ -80,8 +81,11 @@ import TestSupport
         let types = Dictionary(uniqueKeysWithValues: Self.commands.map { ($0.name, $0.type) })
 
         for sample in Self.samples {
+            var newest = ""
+            try await shop.services.audit.listAudit(AuditFilter(), page: Page(limit: 1)) { newest = String($0.id) }
             let line = sample.line.replacingOccurrences(of: "PASSWORD_FILE", with: password)
                 .replacingOccurrences(of: "PRODUCTS_FILE", with: products).replacingOccurrences(of: "RATES_FILE", with: rates)
+                .replacingOccurrences(of: "LAST_AUDIT_ROW", with: newest)
             let before = try await Self.auditRows(shop.services)
             let (outcome, _) = await shop.run(line)
             let changed = try await Self.auditRows(shop.services) > before
@@ -103,7 +107,7 @@ import TestSupport
                 guard let operation = (types[sample.command] as? any ShellCommand.Type)?.operation,
                       role < operation.leastRole else { continue }
                 let before = try await Self.auditRows(shop.services)
-                let (outcome, _) = await shop.run(sample.line)
+                let (outcome, _) = await shop.run(sample.line.replacingOccurrences(of: "LAST_AUDIT_ROW", with: "1"))
                 #expect(outcome == .failure, "\(sample.line) as \(role)")
                 #expect(shop.stderr.contains("\(sample.command) needs the \(operation.leastRole.rawValue) role"), "\(sample.line) as \(role)")
                 #expect(try await Self.auditRows(shop.services) == before)

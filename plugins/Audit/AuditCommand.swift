@@ -1,5 +1,5 @@
 // AuditCommand: the `audit` plugin: who changed what, when, by which command, from what to what
-// (list with filters, show one entry). The rows are written by the stores, in each change's
+// (list with filters, show one entry, revert one or a change set: RevertCommand). The rows are written by the stores, in each change's
 // own transaction; nobody but the store's owner can alter them.
 
 import ArgumentParser
@@ -22,7 +22,7 @@ struct AuditCommand: ParsableCommand {
             and its id, the action, and the changed fields before and after. A command that fails, an \
             --atomic run that fails and a --dry-run leave no rows.
             """,
-        subcommands: [List.self, Show.self])
+        subcommands: [List.self, Show.self, Revert.self])
 }
 
 extension AuditCommand {

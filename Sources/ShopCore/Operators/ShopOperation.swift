@@ -15,12 +15,15 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case checkPassword
     /// Creating or upgrading a store's schema, and filling a new store (`init`, `dev generate`).
     case migrateSchema, seedStore
+    /// Undoing audited changes (`audit revert`): the least role of any change it undoes; each
+    /// change it makes is one of the operations above, which needs its own role too.
+    case revertChange
 
     /// The least role that may perform the operation (roles above it may too).
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
@@ -55,6 +58,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .checkPassword: return "checking a password"
         case .migrateSchema: return "migrating the schema"
         case .seedStore: return "writing the seed"
+        case .revertChange: return "reverting a change"
         }
     }
 }

@@ -1,0 +1,98 @@
+// AuditRevert: what undoing an audit row takes — the inverse of a product update or of a basket
+// line's change, checked against the entity as it is now (someone may have changed it since) —
+// and, for everything else, one line saying why it cannot be undone.
+
+/// Undoing audited changes (`audit revert`).
+public enum AuditRevert {
+    /// What undoing one audit row does.
+    public enum Step: Sendable, Equatable {
+        /// Product `id` gets `restore` back; the row left it as `recorded`.
+        case product(id: Int64, recorded: AuditFields, restore: AuditFields)
+        /// Customer `userID`'s line of `productID` goes back to `restore` units (nil: no line); the
+        /// row left it at `recorded`.
+        case basketLine(userID: Int64, productID: Int64, recorded: Int?, restore: Int?)
+
+        /// The operation the undo performs (its least role is the role the revert needs).
+        public var operation: ShopOperation {
+            switch self {
+            case .product: return .updateProduct
+            case .basketLine: return .setBasketQuantity
+            }
+        }
+    }
+
+    /// The product fields an undo can set back.
+    static let restorableProductFields: Set<String> = ["sku", "title", "description", "category", "brand", "price", "discount", "stock"]
+
+    /// What undoing `entry` takes, or why it cannot be undone (one line naming the row).
+    public static func step(for entry: AuditEntry) throws(ShopError) -> Step {
+        let row = "#\(entry.id)"
+        switch (entry.entity, entry.action) {
+        case ("product", "update"):
+            guard let id = Int64(entry.entityID), let before = entry.before, let after = entry.after else { break }
+            if let field = after.fieldNames.first(where: { !restorableProductFields.contains($0) }) {
+                throw .invalidInput("\(row) changed product \(id)'s \(field), which a revert cannot set back")
+            }
+            return .product(id: id, recorded: after, restore: before)
+        case ("basket", _):
+            guard let userID = Int64(entry.entityID),
+                  case .integer(let productID)? = (entry.after ?? entry.before)?["product"] else { break }
+            func quantity(_ fields: AuditFields?) -> Int? {
+                if case .integer(let units)? = fields?["quantity"] { return Int(exactly: units) }
+                return nil
+            }
+            return .basketLine(userID: userID, productID: productID, recorded: quantity(entry.after), restore: quantity(entry.before))
+        case ("user", "passwd"), ("user", "rehash"):
+            throw .invalidInput("\(row) set a password, which a revert cannot give back: set a new one with users passwd")
+        case ("order", "checkout"):
+            throw .invalidInput("\(row) is a checkout: cancel the order instead (orders cancel \(entry.entityID))")
+        case ("order", _):
+            throw .invalidInput("\(row) moved order \(entry.entityID) along the status machine, which never moves an order back: set its status with orders status")
+        case ("currency", _):
+            throw .invalidInput("\(row) imported exchange rates, which a revert does not take out: import the rates you want again")
+        default:
+            break
+        }
+        throw .invalidInput("\(row) (\(entry.entity) \(entry.action)) cannot be reverted yet: only product updates and basket changes can")
+    }
+
+    /// The plan that gives product `current` its `restore` fields back. Unless `force`, each field
+    /// must still be as the row left it (`recorded`); a conflict shows both otherwise.
+    public static func productPlan(_ current: Product, recorded: AuditFields, restore: AuditFields, row: Int64,
+                                   force: Bool) throws(ShopError) -> ProductChangePlan {
+        let now = AuditChange.fields(current)
+        if !force, let field = recorded.fieldNames.first(where: { now[$0] != recorded[$0] }) {
+            throw .conflict("product \(current.id) (\(current.sku)) changed since #\(row): its \(field) is \((now[field] ?? .null).summary), #\(row) left \((recorded[field] ?? .null).summary); nothing was changed (--force reverts anyway)")
+        }
+        var changes = ProductChanges()
+        for (field, value) in restore.fields {
+            switch (field, value) {
+            case ("sku", .text(let text)): changes.sku = text
+            case ("title", .text(let text)): changes.title = text
+            case ("description", .text(let text)): changes.description = text
+            case ("category", .text(let text)): changes.category = text
+            case ("brand", .text(let text)): changes.brand = text
+            case ("brand", .null): changes.brand = ""
+            case ("price", .text(let text)): changes.price = try Money.parse(String(text.prefix { $0 != " " }), currency: .usd)
+            case ("discount", .text(let text)): changes.discount = try Percentage.parse(text)
+            case ("stock", .integer(let units)) where Int(exactly: units) != nil:
+                changes.stock = Int(exactly: units)
+            default:
+                throw .invalidInput("#\(row) recorded product \(current.id)'s \(field) as \(value.summary), which a revert cannot set back")
+            }
+        }
+        // Only what differs from now.
+        let edit = ProductEdit(sku: changes.sku, title: changes.title, description: changes.description, category: changes.category,
+                               brand: changes.brand, price: changes.price.map(PriceEdit.set),
+                               discount: changes.discount.map(DiscountEdit.set), stock: changes.stock.map(StockChange.set))
+        return ProductChangePlan(before: current, changes: try edit.changes(for: current))
+    }
+
+    /// Checks that customer's line is as the row left it (`recorded`, nil: no line), unless `force`.
+    public static func checkBasketLine(current: Int?, recorded: Int?, user: String, productID: Int64, row: Int64,
+                                       force: Bool) throws(ShopError) {
+        guard !force, current != recorded else { return }
+        func units(_ quantity: Int?) -> String { quantity.map { "\($0)" } ?? "no line" }
+        throw .conflict("the basket of \(user) changed since #\(row): it holds \(units(current)) of product \(productID), #\(row) left \(units(recorded)); nothing was changed (--force reverts anyway)")
+    }
+}
