@@ -33,7 +33,11 @@ struct BulkChangeTerminalTests {
         #expect(try sandbox.ok("products list --all -o json") == before)
 
         try terminal.send("products update --category smartphones --price -10%", "Enter")
-        try terminal.waitFor { $0.hasSuffix("[y/N]\n") || $0.contains("products? [y/N]") && !$0.contains("applied 16") }
+        // The question again, on the last line this time (the first one may still be on the screen).
+        try terminal.waitFor { screen in
+            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
+                .hasSuffix("apply 16 changes to 16 products? [y/N]") == true
+        }
         try terminal.send("y", "Enter")
         try terminal.waitFor { $0.contains("applied 16 changes to 16 products") }
         #expect(try Self.price(sandbox, 121) == 179.99)
