@@ -48,7 +48,7 @@ enum BasketRows {
 
     static func listCells(_ basket: BasketSummary, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(basket.userID), .text(basket.username), .integer(Int64(basket.lines)), .integer(Int64(basket.items)),
-         try display.cell(basket.total), try display.cell(basket.discountedTotal), .text(try display.code(basket.total)),
+         try display.cell(basket.total), try display.cell(basket.discountedTotal), .text(display.code(basket.total)),
          .text(basket.lastChange)] + display.extraCells
     }
 
