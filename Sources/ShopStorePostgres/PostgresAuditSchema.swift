@@ -173,10 +173,13 @@ enum PostgresAuditSchema {
         """
         CREATE FUNCTION shopsh_basket_line_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
+            -- Whatever a client sends for it: the server alone says when a line last changed.
             IF TG_OP = 'INSERT' THEN
-                NEW.changed_at := coalesce(NEW.changed_at, NEW.added_at);
+                NEW.changed_at := NEW.added_at;
             ELSIF NEW.quantity IS DISTINCT FROM OLD.quantity THEN
                 NEW.changed_at := clock_timestamp();
+            ELSE
+                NEW.changed_at := OLD.changed_at;
             END IF;
             RETURN NEW;
         END
