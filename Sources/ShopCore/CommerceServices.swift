@@ -176,23 +176,6 @@ extension OrderFilter {
     }
 }
 
-/// Orders counted and summed per day or per status.
-public struct OrderStatsRow: Hashable, Sendable {
-    public var group: String
-    public var count: Int
-    public var revenue: Money
-
-    public init(group: String, count: Int, revenue: Money) {
-        self.group = group
-        self.count = count
-        self.revenue = revenue
-    }
-}
-
-public enum OrderStatsGrouping: String, CaseIterable, Sendable {
-    case day, status
-}
-
 public protocol OrderService: Sendable {
     func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws
     /// One order with its lines.
@@ -200,7 +183,9 @@ public protocol OrderService: Sendable {
     /// Moves an order along placed → paid → shipped → delivered, or placed/paid → cancelled
     /// (which restocks); other moves are refused with the allowed ones listed.
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order
-    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow]
+    /// Orders' figures per group, as the store adds them up (see `OrderStatsQuery`; weeks and
+    /// months come back as days: `salesReport` adds them up).
+    func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow]
 }
 
 /// An ISO 4217 currency with its name.

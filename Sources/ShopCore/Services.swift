@@ -12,10 +12,12 @@ public struct ShopServices: Sendable {
     public var audit: any AuditService
     /// Live values for Tab completion; `nil` when the store offers none.
     public var completions: (any CompletionSource)?
+    /// The store's clock: what "today" means to a report (`--since 7d`).
+    public var clock: ShopClock
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, orders: any OrderService, currencies: any CurrencyService,
-                audit: any AuditService, completions: (any CompletionSource)? = nil) {
+                audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
@@ -24,6 +26,7 @@ public struct ShopServices: Sendable {
         self.currencies = currencies
         self.audit = audit
         self.completions = completions
+        self.clock = clock
     }
 }
 

@@ -5,4 +5,6 @@ enum ANSI {
     static let bold = "\u{1B}[1m"
     static let dim = "\u{1B}[2m"
     static let reset = "\u{1B}[0m"
+    /// A chart's bars.
+    static let cyan = "\u{1B}[36m"
 }

@@ -23,6 +23,14 @@ public enum Renderer {
         }
     }
 
+    /// Starts a report's listing: as `list`, and in a table the `chart` beside the rows when it
+    /// fits (it never appears in other formats). Feed it every row, one per chart value.
+    public static func report(columns: [Column], options: RenderOptions, chart: ReportChart?, sink: OutputSink) throws -> any RowWriter {
+        guard options.format == .table, let chart else { return try list(columns: columns, options: options, sink: sink) }
+        return TableWriter(projection: try FieldProjection(columns: columns, fields: options.fields), options: options,
+                           sink: sink, chart: chart)
+    }
+
     /// Renders one record (a `show`) and flushes the sink.
     ///
     /// table → aligned `key  value` lines; json → one object and a newline; ndjson → the same

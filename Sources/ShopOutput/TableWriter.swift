@@ -22,6 +22,12 @@ final class TableWriter: RowWriter {
     private var sawOther: [Bool]
     private var layout: Layout?
     private var count = 0
+    /// Bars beside the rows, when the report asked for them and they fit (see `ReportChart`).
+    private let chart: ReportChart?
+    /// The width of the bars once the table is sized; nil when the chart was dropped.
+    private var barWidth: Int?
+    /// The table's width beside the bars.
+    private var tableWidth = 0
 
     /// How rows are written once the columns are sized.
     private enum Layout {
@@ -29,10 +35,11 @@ final class TableWriter: RowWriter {
         case records(keyWidth: Int, valueWidth: Int?)
     }
 
-    init(projection: FieldProjection, options: RenderOptions, sink: OutputSink) {
+    init(projection: FieldProjection, options: RenderOptions, sink: OutputSink, chart: ReportChart? = nil) {
         self.projection = projection
         self.options = options
         self.sink = sink
+        self.chart = chart
         self.styles = projection.columns.map { column in
             var style = ColumnStyle.of(column.key)
             if let header = options.headers[column.key] { style.header = header }
@@ -55,11 +62,15 @@ final class TableWriter: RowWriter {
             if cell.isNumeric { sawNumber[column] = true } else if cell != .null { sawOther[column] = true }
         }
         pending.append(texts)
-        if pending.count >= Self.sampleSize { try startStreaming() }
+        // A chart is scaled to its largest value: its rows are all held (a report's groups).
+        if pending.count >= Self.sampleSize && chart == nil { try startStreaming() }
     }
 
     func finish() throws -> Int {
         if layout == nil && !pending.isEmpty { try startStreaming() }
+        if let chart, let barWidth, let line = chart.sparklineLine(width: barWidth + tableWidth + TableLayout.gap) {
+            sink.write((options.color ? ANSI.dim + line + ANSI.reset : line) + "\n")
+        }
         try sink.flush()
         return count
     }
@@ -78,9 +89,24 @@ final class TableWriter: RowWriter {
         }
         let numeric = zip(sawNumber, sawOther).map { $0 && !$1 }
         let optional = projection.columns.map { options.optionalFields.contains($0.key) }
-        if let table = TableLayout.fit(headerWidths: headerWidths, cellWidths: cellWidths, numeric: numeric,
-                                       fits: styles.map(\.fit), optional: optional,
-                                       terminalWidth: options.terminalWidth, wide: options.wide) {
+        let fit = { (width: Int?) in
+            TableLayout.fit(headerWidths: headerWidths, cellWidths: cellWidths, numeric: numeric, fits: self.styles.map(\.fit),
+                            optional: optional, terminalWidth: width, wide: self.options.wide)
+        }
+        // With a chart the table first fits beside its narrowest bars (optional columns give way);
+        // when it cannot, the chart goes and the table fits as any other.
+        var fitted: TableLayout?
+        if let chart, chart.width >= ReportChart.minimumWidth, chart.values.count == pending.count {
+            for bar in [ReportChart.preferredBar, ReportChart.minimumBar] where fitted == nil {
+                if let table = fit(min(options.terminalWidth ?? .max, chart.width - TableLayout.gap - bar)),
+                   chart.width - table.totalWidth - TableLayout.gap >= ReportChart.minimumBar {
+                    fitted = table
+                    barWidth = chart.width - table.totalWidth - TableLayout.gap
+                    tableWidth = table.totalWidth
+                }
+            }
+        }
+        if let table = fitted ?? fit(options.terminalWidth) {
             layout = .table(table)
             if options.header { try writeHeader(headers, table) }
         } else {
@@ -96,8 +122,10 @@ final class TableWriter: RowWriter {
     }
 
     private func writeHeader(_ headers: [String], _ table: TableLayout) throws {
-        try appendLine(headers, layout: table, bold: options.color, dim: [])
-        let rules = table.widths.indices.filter { table.visible[$0] }.map { String(repeating: "─", count: table.widths[$0]) }
+        try appendLine(headers, layout: table, bold: options.color, dim: [],
+                       after: barWidth.map { DisplayWidth.truncate(TerminalEscaping.escape(chart?.caption ?? ""), to: $0) })
+        var rules = table.widths.indices.filter { table.visible[$0] }.map { String(repeating: "─", count: table.widths[$0]) }
+        if let barWidth { rules.append(String(repeating: "─", count: barWidth)) }
         sink.write(rules.joined(separator: String(repeating: " ", count: TableLayout.gap)) + "\n")
     }
 
@@ -106,7 +134,12 @@ final class TableWriter: RowWriter {
     private func append(_ texts: [String], layout: Layout, number: Int) throws {
         switch layout {
         case .table(let table):
-            try appendLine(texts, layout: table, bold: false, dim: options.color ? styles.map(\.isUnit) : [])
+            var bar: String?
+            if let chart, let barWidth, number >= 1, number <= chart.values.count {
+                bar = BarChart.bar(chart.values[number - 1], maximum: chart.maximum, width: barWidth)
+                if options.color, let shown = bar, !shown.isEmpty { bar = ANSI.cyan + shown + ANSI.reset }
+            }
+            try appendLine(texts, layout: table, bold: false, dim: options.color ? styles.map(\.isUnit) : [], after: bar)
         case .records(let keyWidth, let valueWidth):
             try appendRecord(texts, number: number, keyWidth: keyWidth, valueWidth: valueWidth)
         }
@@ -114,7 +147,7 @@ final class TableWriter: RowWriter {
 
     /// Appends one line: visible cells padded (or cut) to their column's width, two spaces apart,
     /// without trailing spaces; `bold` wraps the line in the bold sequence, `dim` marks columns to dim.
-    private func appendLine(_ texts: [String], layout: TableLayout, bold: Bool, dim: [Bool]) throws {
+    private func appendLine(_ texts: [String], layout: TableLayout, bold: Bool, dim: [Bool], after: String? = nil) throws {
         try sink.appendRow { out in
             if bold { out.append(text: ANSI.bold) }
             var first = true
@@ -132,6 +165,11 @@ final class TableWriter: RowWriter {
                 let dimmed = column < dim.count && dim[column] && !text.isEmpty
                 out.append(text: dimmed ? ANSI.dim + text + ANSI.reset : text)
                 if !layout.rightAligned[column] { out.append(spaces: padding) }
+            }
+            if let after, !after.isEmpty {
+                // The chart's column starts where the table ends, whatever this row's last cell.
+                out.append(spaces: TableLayout.gap)
+                out.append(text: after)
             }
             out.removeTrailingSpaces()
             if bold { out.append(text: ANSI.reset) }

@@ -11,6 +11,8 @@ public struct DemoShopSummary: Sendable, Equatable {
     public var baskets: Int
     public var currencies: Int
     public var rates: Int
+    /// The orders of the demo's history.
+    public var orders: Int
 }
 
 /// The shipped demo files, read and decoded; written into any store through its ShopSeeder.
@@ -51,17 +53,38 @@ public struct DemoShopData: Sendable {
         try seeder.setNote("base_currency", "USD")
     }
 
-    /// Writes the demo shop through `seeder` (duplicate cart lines add up).
-    public func write(into seeder: any ShopSeeder) throws -> DemoShopSummary {
+    /// Writes the demo shop through `seeder` (duplicate cart lines add up), with its order
+    /// history unless `history` is false (a store as older versions made it).
+    public func write(into seeder: any ShopSeeder, history withHistory: Bool = true) throws -> DemoShopSummary {
         for product in products { try seeder.addProduct(product) }
         for user in users { try seeder.addUser(user) }
         for line in baskets { try seeder.addBasketLine(user: line.userID, product: line.productID, quantity: line.quantity) }
         for currency in currencies { try seeder.addCurrency(currency) }
         for rate in rates { try seeder.addRate(rate) }
+        let orders = withHistory ? try history.write(into: seeder, today: try Self.day(of: seeder.now)) : 0
         try seeder.setNote("base_currency", "USD")
         try seeder.setNote("demo", "1")
         return DemoShopSummary(products: products.count, users: users.count, baskets: Set(baskets.map(\.userID)).count,
-                               currencies: currencies.count, rates: rates.count)
+                               currencies: currencies.count, rates: rates.count, orders: orders)
+    }
+
+    /// The demo's past: twelve months of orders (9 on an average day) from its customers (the users
+    /// with the role user), ending the day before the shop is made. The baskets and the stock stay
+    /// DummyJSON's: the history happened before today's stock count.
+    var history: OrderHistory {
+        OrderHistory(customers: users.filter { $0.fields.role == .user }.map { (id: $0.id, username: $0.fields.username) },
+                     productIDs: products.compactMap(\.id), ordersPerDay: 9, seed: Self.historySeed)
+    }
+
+    /// The demo history's seed: the same on every machine and store.
+    static let historySeed: UInt64 = 2_026
+
+    /// The day of a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
+    static func day(of timestamp: String) throws(ShopError) -> CalendarDay {
+        guard let day = CalendarDay(iso: String(timestamp.prefix(10))) else {
+            throw .invalidInput("the seed's time \(timestamp.quotedForMessage()) has no day")
+        }
+        return day
     }
 
     struct DemoUser {

@@ -80,33 +80,71 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow] {
-        try filter.check()
-        let group: String
-        let order: String
-        switch grouping {
-        case .day:
-            group = "to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-            order = "1"
-        case .status:
-            group = "o.status"
-            order = "min(\(Self.statusRank))"
-        }
+    /// Days and statuses come from `sales_days` (unless the filter names a customer); other
+    /// groupings read the orders, or their lines with their products' categories.
+    func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
+        try query.filter.check()
+        let grouping = query.grouping.stored
+        let rank = query.rank == .items ? "6" : "8"
+        let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
+        let countsCancelled = query.countsCancelled
         return try await database.read("counting orders") { connection in
-            let parts = try await FilterParts(connection, filter, usersSource: database.usersSource, logger: database.logger)
-            // Cancelled orders are counted but bring no revenue.
-            let rows = try await connection.query(parts.query(select: """
-                \(group), o.currency, COALESCE(c.minor_units, 2)::integer, count(*),
-                COALESCE(sum(CASE WHEN o.status = 'cancelled' THEN 0 ELSE o.discounted_total_minor END), 0)::bigint
-                """, tail: "GROUP BY 1, 2, 3 ORDER BY \(order), o.currency COLLATE \"C\""), logger: database.logger)
+            let statement: PostgresQuery
+            let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
+            switch grouping {
+            case .day, .status, .week, .month where query.filter.user == nil:
+                let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
+                let since = query.filter.since, until = query.filter.until
+                statement = """
+                    SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
+                        SELECT \(unescaped: key), NULL::bigint, NULL::text, currency, sum(orders)::bigint, sum(items)::bigint,
+                               sum(gross)::bigint, sum(net)::bigint
+                        FROM sales_days
+                        WHERE orders > 0 AND (\(countsCancelled) OR status <> 'cancelled')
+                          AND (\(parts.status)::text IS NULL OR status = \(parts.status))
+                          AND (\(since)::date IS NULL OR day >= \(since)::date)
+                          AND (\(until)::date IS NULL OR day <= \(until)::date)
+                        GROUP BY 1, 4 \(unescaped: tail)) g
+                    LEFT JOIN currencies c ON c.code = g.currency
+                    """
+            case .day, .status, .week, .month:
+                let key = grouping == .status ? "o.status" : "to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+                statement = parts.statsQuery(labels: "\(key), NULL::bigint, NULL::text, o.currency", sums: Self.orderSums,
+                                             from: "orders o", group: "1, 4", countsCancelled: countsCancelled, tail: tail)
+            case .customer:
+                statement = parts.statsQuery(labels: "max(o.customer), o.user_id, NULL::text, o.currency", sums: Self.orderSums,
+                                             from: "orders o", group: "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, 4",
+                                             countsCancelled: countsCancelled, tail: tail)
+            case .category:
+                statement = parts.statsQuery(labels: "p.category, NULL::bigint, NULL::text, o.currency", sums: Self.lineSums,
+                                             from: Self.linesFrom, group: "1, 4", countsCancelled: countsCancelled, tail: tail)
+            case .product:
+                statement = parts.statsQuery(labels: "COALESCE(p.sku, max(l.sku)), l.product_id, COALESCE(p.title, max(l.title)), o.currency",
+                                             sums: Self.lineSums, from: Self.linesFrom,
+                                             group: "l.product_id, p.id, CASE WHEN l.product_id IS NULL THEN l.sku END, 4",
+                                             countsCancelled: countsCancelled, tail: tail)
+            }
             var stats: [OrderStatsRow] = []
-            for try await row in rows.decode((String, String, Int, Int, Int64).self) {
-                stats.append(OrderStatsRow(group: row.0, count: row.3,
-                                           revenue: Money(minorUnits: row.4, currency: Currency(code: row.1, minorUnitDigits: row.2))))
+            for try await row in try await connection.query(statement, logger: database.logger)
+                .decode((String?, Int64?, String?, String, Int64, Int64, Int64, Int64, Int).self) {
+                let currency = Currency(code: row.3, minorUnitDigits: row.8)
+                stats.append(OrderStatsRow(group: row.0, id: row.1, title: row.2, orders: row.4, items: row.5,
+                                           gross: Money(minorUnits: row.6, currency: currency),
+                                           net: Money(minorUnits: row.7, currency: currency)))
             }
             return stats
         }
     }
+
+    /// An order-level group's figures: orders, units, gross, net.
+    static let orderSums = "count(*), sum(o.items)::bigint, sum(o.total_minor)::bigint, sum(o.discounted_total_minor)::bigint"
+    /// A line-level group's figures: the orders holding such lines, units, gross, and net with each
+    /// line's discount rounded once, half away from zero, as checkout rounds it.
+    static let lineSums = """
+        count(DISTINCT l.order_id), sum(l.quantity)::bigint, sum(l.unit_price_minor * l.quantity)::bigint,
+        sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)::bigint
+        """
+    static let linesFrom = "order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
 
     // MARK: - Shared SQL (checkout reads its new order back through this)
 
@@ -181,6 +219,25 @@ struct PostgresOrderService: OrderService {
                 }
                 return "\(next)T00:00:00Z"
             }
+        }
+
+        /// A report's groups: `SELECT labels, sums FROM from WHERE` this filter (and no cancelled
+        /// orders unless `countsCancelled`) `GROUP BY group tail`, each group with its currency's
+        /// minor unit. Every argument but the filter's values is constant SQL.
+        func statsQuery(labels: String, sums: String, from: String, group: String, countsCancelled: Bool,
+                        tail: String) -> PostgresQuery {
+            """
+            SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
+                SELECT \(unescaped: labels), \(unescaped: sums) FROM \(unescaped: from)
+                WHERE (\(userID)::bigint IS NULL OR o.user_id = \(userID))
+                  AND (\(customer)::text IS NULL OR lower(o.customer) = lower(\(customer)))
+                  AND (\(status)::text IS NULL OR o.status = \(status))
+                  AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
+                  AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
+                  AND (\(countsCancelled) OR o.status <> 'cancelled')
+                GROUP BY \(unescaped: group) \(unescaped: tail)) g
+            LEFT JOIN currencies c ON c.code = g.currency
+            """
         }
 
         /// `SELECT select FROM orders … WHERE` this filter `tail LIMIT … OFFSET …`, with the

@@ -25,7 +25,7 @@ import ShopCore
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates, search_vocabulary"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -140,7 +140,7 @@ public enum PostgresRoles {
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
-                            search_vocabulary, schema_migrations, users_masked, audit_log_masked TO \(viewer)
+                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
             // support: reads the customers' data (never a password hash) and the audit log.
             // Nobody writes the audit log: the server does.

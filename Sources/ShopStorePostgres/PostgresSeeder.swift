@@ -14,7 +14,7 @@ import ShopCore
 /// Gathers a seed's rows, table by table, in COPY's text format.
 final class PostgresSeeder: ShopSeeder {
     /// The timestamp every seeded row gets (orders bring their own).
-    private let now: String
+    let now: String
     private var products = JSONRecords("products", ["id", "sku", "title", "description", "category", "brand", "price_minor",
                                                     "discount_hundredths", "stock", "rating_hundredths", "tags",
                                                     "minimum_order_quantity", "created_at", "updated_at"])
@@ -132,7 +132,7 @@ final class PostgresSeeder: ShopSeeder {
         }
         var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
-        for statement in PostgresSearchSchema.beforeSeed {
+        for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSchema.beforeSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
@@ -150,8 +150,8 @@ final class PostgresSeeder: ShopSeeder {
                 """, logger: logger)
             try await connection.query("DELETE FROM order_lines WHERE unit_price_minor = -1", logger: logger)
             try await connection.query("""
-                UPDATE orders SET total_minor = t.total, discounted_total_minor = t.discounted
-                FROM (SELECT order_id, sum(unit_price_minor * quantity) AS total,
+                UPDATE orders SET total_minor = t.total, discounted_total_minor = t.discounted, items = t.items
+                FROM (SELECT order_id, sum(unit_price_minor * quantity) AS total, sum(quantity) AS items,
                              sum((unit_price_minor * quantity * (10000 - discount_hundredths) + 5000) / 10000) AS discounted
                       FROM order_lines GROUP BY order_id) t
                 WHERE t.order_id = orders.id
@@ -159,7 +159,7 @@ final class PostgresSeeder: ShopSeeder {
             // Seeded orders have taken their stock (what cancelling them gives back).
             try await connection.query(PostgresQuery(unsafeSQL: PostgresAuditSchema.takenByOrders), logger: logger)
         }
-        for statement in PostgresSearchSchema.afterSeed {
+        for statement in PostgresSearchSchema.afterSeed + PostgresSalesSchema.afterSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for note in notes {

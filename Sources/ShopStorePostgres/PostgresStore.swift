@@ -142,7 +142,7 @@ public final class PostgresStore: ShopStore {
                      orders: PostgresOrderService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
-                     completions: PostgresCompletionSource(database: database))
+                     completions: PostgresCompletionSource(database: database), clock: database.clock)
     }
 
     /// Starts a run: a connection of its own with an open transaction; its services use it.

@@ -73,31 +73,90 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
-    func orderStats(_ grouping: OrderStatsGrouping, filter: OrderFilter) async throws -> [OrderStatsRow] {
-        try filter.check()
+    /// Days and statuses come from `sales_days` (unless the filter names a customer); other
+    /// groupings read the orders, or their lines with their products' categories.
+    func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
+        try query.filter.check()
+        let grouping = query.grouping.stored
+        let sums: String
+        let from: String
         let group: String
-        let order: String
+        let labels: String
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var useDays = false
+        // Lines are read with the orders' filter (`o.`); days from the days' own columns.
         switch grouping {
-        case .day:
-            group = "substr(o.created_at, 1, 10)"
-            order = "1"
-        case .status:
-            group = "o.status"
-            order = "min(\(Self.statusRank))"
+        case .day, .status, .week, .month:
+            if query.filter.user == nil {
+                useDays = true
+                let key = grouping == .status ? "status" : "day"
+                sums = "sum(orders), sum(items), sum(gross), sum(net)"
+                from = " FROM sales_days"
+                group = "\(key), currency"
+                labels = "\(key), NULL, NULL, currency"
+                conditions.append("orders > 0")
+                if !query.countsCancelled { conditions.append("status <> 'cancelled'") }
+                if let status = query.filter.status { conditions.append("status = ?"); arguments.append(status.rawValue) }
+                if let since = query.filter.since { conditions.append("day >= ?"); arguments.append(since) }
+                if let until = query.filter.until { conditions.append("day <= ?"); arguments.append(until) }
+            } else {
+                let key = grouping == .status ? "o.status" : "substr(o.created_at, 1, 10)"
+                sums = Self.orderSums
+                from = " FROM orders o"
+                group = "\(key), o.currency"
+                labels = "\(key), NULL, NULL, o.currency"
+            }
+        case .customer:
+            sums = Self.orderSums
+            from = " FROM orders o"
+            group = "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, o.currency"
+            labels = "max(o.customer), o.user_id, NULL, o.currency"
+        case .category:
+            sums = Self.lineSums
+            from = Self.linesFrom
+            group = "p.category, o.currency"
+            labels = "p.category, NULL, NULL, o.currency"
+        case .product:
+            sums = Self.lineSums
+            from = Self.linesFrom
+            group = "l.product_id, CASE WHEN l.product_id IS NULL THEN l.sku END, o.currency"
+            labels = "coalesce(p.sku, max(l.sku)), l.product_id, coalesce(p.title, max(l.title)), o.currency"
         }
+        let rank = query.rank == .items ? "6" : "8"
+        let tail = grouping == .day || query.top == nil ? "" : " ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try database.shopRead { db in
-            let (where_, arguments) = try Self.whereClause(db, filter)
-            // Cancelled orders are counted but bring no revenue.
+            var where_ = ""
+            var sqlArguments = StatementArguments(arguments)
+            if !useDays {
+                (where_, sqlArguments) = try Self.whereClause(db, query.filter)
+                if !query.countsCancelled { where_ += (where_.isEmpty ? " WHERE " : " AND ") + "o.status <> 'cancelled'" }
+            } else if !conditions.isEmpty {
+                where_ = " WHERE " + conditions.joined(separator: " AND ")
+            }
+            // The currency's minor unit is looked up once per group, not per order.
             let sql = """
-                SELECT \(group), o.currency, coalesce(c.minor_units, 2), count(*),
-                       coalesce(sum(CASE WHEN o.status = 'cancelled' THEN 0 ELSE o.discounted_total_minor END), 0)
-                """ + Self.from + where_ + " GROUP BY 1, 2 ORDER BY \(order), 2"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                OrderStatsRow(group: row[0], count: row[3],
-                              revenue: Money(minorUnits: row[4], currency: Currency(code: row[1], minorUnitDigits: row[2])))
+                SELECT g.*, coalesce(c.minor_units, 2) FROM (SELECT \(labels), \(sums)\(from)\(where_) GROUP BY \(group)\(tail)) g
+                LEFT JOIN currencies c ON c.code = g.currency
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: sqlArguments).map { row in
+                let currency = Currency(code: row[3], minorUnitDigits: row[8])
+                return OrderStatsRow(group: row[0], id: row[1], title: row[2], orders: row[4], items: row[5],
+                                     gross: Money(minorUnits: row[6], currency: currency),
+                                     net: Money(minorUnits: row[7], currency: currency))
             }
         }
     }
+
+    /// An order-level group's figures: orders, units, gross, net.
+    static let orderSums = "count(*), sum(o.items), sum(o.total_minor), sum(o.discounted_total_minor)"
+    /// A line-level group's figures: the orders holding such lines, units, gross, and net with each
+    /// line's discount rounded once, half away from zero, as checkout rounds it (Money.discounted).
+    static let lineSums = """
+        count(DISTINCT l.order_id), sum(l.quantity), sum(l.unit_price_minor * l.quantity),
+        sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)
+        """
+    static let linesFrom = " FROM order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
 
     // MARK: - Shared SQL (checkout reads its new order back through this)
 

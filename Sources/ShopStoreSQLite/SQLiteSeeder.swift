@@ -95,10 +95,12 @@ extension SQLiteStore {
             guard try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM users)") == 0 else {
                 return nil
             }
-            // The search index is built once at the end, not row by row (a million products:
-            // 2 s instead of 40).
-            for trigger in Schema.searchTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
+            // The search index and the sales days are built once at the end, not row by row (a
+            // million products: 2 s instead of 40).
+            for trigger in Schema.searchTriggers + Schema.salesTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
             let seeded = try body(SQLiteSeeder(db: db, now: now))
+            try db.execute(sql: Schema.refillSalesDays)
+            for trigger in Schema.salesTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")
             for trigger in Schema.searchTriggers { try db.execute(sql: trigger.sql) }
             try SQLiteProductService.refillSearchWords(db)

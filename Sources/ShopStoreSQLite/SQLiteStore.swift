@@ -143,7 +143,7 @@ public final class SQLiteStore: ShopStore, Sendable {
                      favorites: SQLiteFavoritesService(database: database, clock: clock),
                      users: SQLiteUserService(database: database, clock: clock),
                      orders: SQLiteOrderService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
-                     audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database))
+                     audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
     }
 
     /// `shop` for `…/shop.sqlite`.

@@ -8,14 +8,14 @@ import ShopCore
 enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
-                                 "v6: audit change sets; basket lines' last change"]
+                                 "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "currencies", "currency_rates", "audit_log"]
+                             "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -181,6 +181,31 @@ enum Schema {
                 END;
                 """)
         }
+        // v7: what sales reports read without touching every order: each order's units (kept by a
+        // trigger from its lines, which are only ever inserted) and `sales_days`, every day's
+        // figures per currency and status, kept by triggers on orders (`salesTriggers`).
+        register(7) { db in
+            try db.execute(sql: """
+                ALTER TABLE orders ADD COLUMN items INTEGER NOT NULL DEFAULT 0;
+                UPDATE orders SET items = (SELECT coalesce(sum(quantity), 0) FROM order_lines WHERE order_id = orders.id);
+                CREATE TRIGGER order_lines_count_items AFTER INSERT ON order_lines
+                BEGIN
+                    UPDATE orders SET items = items + NEW.quantity WHERE id = NEW.order_id;
+                END;
+                CREATE TABLE sales_days (
+                    day      TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    status   TEXT NOT NULL,
+                    orders   INTEGER NOT NULL,
+                    items    INTEGER NOT NULL,
+                    gross    INTEGER NOT NULL,
+                    net      INTEGER NOT NULL,
+                    PRIMARY KEY (day, currency, status)
+                ) WITHOUT ROWID;
+                """)
+            try db.execute(sql: refillSalesDays)
+            for trigger in salesTriggers { try db.execute(sql: trigger.sql) }
+        }
         return migrator
     }
 
@@ -206,6 +231,39 @@ enum Schema {
 
     /// The triggers that keep the search index in step with `products` (a seed drops them, fills
     /// the table, rebuilds the index once and makes them again).
+    /// Rebuilds `sales_days` from the orders (v7, and after a seed, which writes without its triggers).
+    static let refillSalesDays = """
+        DELETE FROM sales_days;
+        INSERT INTO sales_days (day, currency, status, orders, items, gross, net)
+        SELECT substr(created_at, 1, 10), currency, status, count(*), sum(items), sum(total_minor), sum(discounted_total_minor)
+        FROM orders GROUP BY 1, 2, 3;
+        """
+
+    /// What keeps `sales_days` equal to the orders' figures: an order counts on its day, in its
+    /// currency and status; a change takes it out of its old row and adds it to the new one.
+    static let salesTriggers: [(name: String, sql: String)] = {
+        let add = """
+            INSERT INTO sales_days (day, currency, status, orders, items, gross, net)
+            VALUES (substr(NEW.created_at, 1, 10), NEW.currency, NEW.status, 1, NEW.items, NEW.total_minor, NEW.discounted_total_minor)
+            ON CONFLICT (day, currency, status) DO UPDATE SET orders = orders + 1, items = items + excluded.items,
+                gross = gross + excluded.gross, net = net + excluded.net;
+            """
+        let remove = """
+            UPDATE sales_days SET orders = orders - 1, items = items - OLD.items, gross = gross - OLD.total_minor,
+                                  net = net - OLD.discounted_total_minor
+            WHERE day = substr(OLD.created_at, 1, 10) AND currency = OLD.currency AND status = OLD.status;
+            """
+        return [
+            ("orders_sales_insert", "CREATE TRIGGER orders_sales_insert AFTER INSERT ON orders BEGIN \(add) END"),
+            ("orders_sales_update", """
+                CREATE TRIGGER orders_sales_update
+                AFTER UPDATE OF created_at, currency, status, items, total_minor, discounted_total_minor ON orders
+                BEGIN \(remove) \(add) END
+                """),
+            ("orders_sales_delete", "CREATE TRIGGER orders_sales_delete AFTER DELETE ON orders BEGIN \(remove) END"),
+        ]
+    }()
+
     static let searchTriggers: [(name: String, sql: String)] = [
         ("products_search_after_insert", """
             CREATE TRIGGER products_search_after_insert AFTER INSERT ON products BEGIN

@@ -21,8 +21,11 @@ struct DevMode: ParsableCommand {
         @Option(help: "How many products.")
         var products = 1_000_000
 
-        @Option(help: "How many users (baskets, favourites and orders follow in proportion).")
+        @Option(help: "How many users (baskets and favourites follow in proportion).")
         var users = 200_000
+
+        @Option(help: "About how many orders, over the year before today (default: one per five users).")
+        var orders: Int?
 
         @Option(help: "The random seed: the same seed gives the same shop.")
         var seed: UInt64 = 1
@@ -116,7 +119,7 @@ struct DevMode: ParsableCommand {
         let started = Date()
         do {
             let shop = try StoreFactory.generate(at: options.store, products: options.products, users: options.users,
-                                                 seed: options.seed) { Main.printNote("generated \($0)") }
+                                                 orders: options.orders, seed: options.seed) { Main.printNote("generated \($0)") }
             let seconds = Date().timeIntervalSince(started)
             Main.printNote("generated \(StoreFactory.shown(options.store)): \(shop.products) products, \(shop.users) users, \(shop.basketLines) basket lines, \(shop.favorites) favourites, \(shop.orders) orders in \(String(format: "%.1f", seconds)) s")
             return 0

@@ -298,7 +298,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(placed["status"] as? String == "placed")
         #expect((placed["discounted_total"] as? NSNumber)?.stringValue == "11510.81")
 
-        let orders = try await shop.services.allOrders()
+        let orders = try await shop.services.ordersToday()
         #expect(orders.count == 1)
         #expect(orders.map { "\($0.userID.map(String.init) ?? "nil") \($0.customer) \($0.status.rawValue) \($0.total.currency.code) "
                              + "\($0.total.minorUnits) \($0.discountedTotal.minorUnits)" }
@@ -338,7 +338,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(shop.stderr.contains("SMA-APP-IPH-122 (iPhone 6): wanted 3, in stock 2"))
         #expect(!shop.stderr.contains("Baseball Ball"))
         #expect(try await shop.snapshot() == before)
-        #expect(try await shop.services.allOrders().isEmpty)
+        #expect(try await shop.services.ordersToday().isEmpty)
         #expect(try await shop.basketLineCount(1) == 4)
 
         // With the stock back, the same basket checks out.

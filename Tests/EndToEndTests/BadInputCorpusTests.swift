@@ -57,7 +57,8 @@ struct CorpusError: Error, CustomStringConvertible {
 enum BadInputCorpus {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BadInput")
 
-    static func load() throws -> [BadInputCase] {
+    /// `orders`: the ids `{{ORDER 1}}` … stand for (the orders setup.shop placed).
+    static func load(orders: [Int] = []) throws -> [BadInputCase] {
         let text = try String(contentsOf: folder.appendingPathComponent("cases.txt"), encoding: .utf8)
         var cases: [BadInputCase] = []
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -78,14 +79,14 @@ enum BadInputCorpus {
                 rest = rest[rest.index(after: close)...].drop { $0 == " " }
             }
             guard !rest.isEmpty else { throw CorpusError(description: "cases.txt:\(number): a case without text") }
-            cases.append(BadInputCase(line: number, source: String(rawLine), input: try expand(rest, line: number),
+            cases.append(BadInputCase(line: number, source: String(rawLine), input: try expand(rest, line: number, orders: orders),
                                       accepted: accepted, mentions: mentions))
         }
         return cases
     }
 
     /// Replaces every `{{…}}` of `text` by the bytes it stands for.
-    static func expand(_ text: Substring, line: Int) throws -> [UInt8] {
+    static func expand(_ text: Substring, line: Int, orders: [Int] = []) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var rest = text
         while let open = rest.range(of: "{{") {
@@ -93,7 +94,7 @@ enum BadInputCorpus {
             guard let close = rest[open.upperBound...].range(of: "}}") else {
                 throw CorpusError(description: "cases.txt:\(line): {{ without }}")
             }
-            bytes += try macro(String(rest[open.upperBound..<close.lowerBound]), line: line)
+            bytes += try macro(String(rest[open.upperBound..<close.lowerBound]), line: line, orders: orders)
             rest = rest[close.upperBound...]
         }
         return bytes + Array(rest.utf8)
@@ -102,8 +103,12 @@ enum BadInputCorpus {
     static let controls: [String: UInt8] = ["ESC": 0x1B, "BEL": 0x07, "NUL": 0x00, "TAB": 0x09, "CR": 0x0D, "LF": 0x0A,
                                             "DEL": 0x7F]
 
-    static func macro(_ name: String, line: Int) throws -> [UInt8] {
+    static func macro(_ name: String, line: Int, orders: [Int] = []) throws -> [UInt8] {
         if let byte = controls[name] { return [byte] }
+        // The demo's history comes first: the orders setup.shop placed have ids only known then.
+        if name.hasPrefix("ORDER "), let index = Int(name.dropFirst(6)), (1...3).contains(index) {
+            return Array(String(orders.indices.contains(index - 1) ? orders[index - 1] : index).utf8)
+        }
         if name.hasPrefix("U+"), let value = UInt32(name.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(value) {
             return Array(String(Character(scalar)).utf8)
         }
@@ -130,6 +135,8 @@ final class CorpusSandbox {
     let sandbox: ShopshSandbox
     let pristineStore: Data
     let pristineDump: [String]
+    /// The orders setup.shop placed: the first is placed, the second delivered, the third cancelled.
+    let orders: [Int]
 
     init() throws {
         sandbox = try ShopshSandbox()
@@ -137,6 +144,14 @@ final class CorpusSandbox {
                                          to: sandbox.root.appendingPathComponent("fixtures"))
         let setup = try sandbox.run(["-f", BadInputCorpus.folder.appendingPathComponent("setup.shop").path])
         guard setup.status == 0 else { throw CorpusError(description: "setup.shop failed: \(setup.stderr)") }
+        // The demo's history ends yesterday: today's orders are setup's.
+        orders = try sandbox.ok("orders list --since today --sort id -o tsv --fields id --no-header")
+            .split(separator: "\n").compactMap { Int($0) }
+        guard orders.count == 3 else { throw CorpusError(description: "setup.shop placed \(orders) today") }
+        for line in ["orders status \(orders[1]) paid", "orders status \(orders[1]) shipped", "orders status \(orders[1]) delivered",
+                     "orders cancel \(orders[2])"] {
+            _ = try sandbox.ok(line)
+        }
         pristineStore = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
         pristineDump = try Self.dump(sandbox.storePath)
         guard !pristineDump.isEmpty else { throw CorpusError(description: "sqlite3 dumped nothing") }
@@ -468,8 +483,9 @@ struct CorpusRun {
     /// is put back before the next.
     @Test(arguments: BadInputMode.allCases)
     func everyCaseFailsCleanly(mode: BadInputMode) throws {
-        let cases = try BadInputCorpus.load().filter { mode != .command || $0.reasonToSkipCommandMode == nil }
-        var run = CorpusRun(mode: mode, corpus: try CorpusSandbox())
+        let corpus = try CorpusSandbox()
+        let cases = try BadInputCorpus.load(orders: corpus.orders).filter { mode != .command || $0.reasonToSkipCommandMode == nil }
+        var run = CorpusRun(mode: mode, corpus: corpus)
         for badCase in cases where badCase.runsAlone { try run.checkAlone(badCase) }
         let chunked = cases.filter { !$0.runsAlone }
         for start in stride(from: 0, to: chunked.count, by: 32) {

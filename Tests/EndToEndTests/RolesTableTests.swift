@@ -23,6 +23,7 @@ import TestSupport
         ("products stock", "products stock 2 +5"),
         ("products import", "products import PRODUCTS_FILE"),
         ("products delete", "products delete 3"),
+        ("products top", "products top --since 30d"),
         ("basket show", "basket show emilys"),
         ("basket total", "basket total emilys"),
         ("basket add", "basket add emilys 5 --qty 2"),
@@ -40,10 +41,11 @@ import TestSupport
         ("orders list", "orders list"),
         ("orders show", "orders show 1"),
         ("orders stats", "orders stats"),
-        ("orders status", "orders status 1 paid"),
-        ("orders cancel", "orders cancel 1"),
+        ("orders status", "orders status LAST_ORDER paid"),   // the checkout above (the demo's history comes first)
+        ("orders cancel", "orders cancel LAST_ORDER"),
         ("users list", "users list --limit 2"),
         ("users show", "users show emilys"),
+        ("users top", "users top --since 30d"),
         ("users add", "users add --username zed --email zed@example.com --first-name Zed --last-name Z"),
         ("users update", "users update zed --phone 123"),
         ("users disable", "users disable zed"),
@@ -83,9 +85,11 @@ import TestSupport
         for sample in Self.samples {
             var newest = ""
             try await shop.services.audit.listAudit(AuditFilter(), page: Page(limit: 1)) { newest = String($0.id) }
+            var newestOrder = ""
+            try await shop.services.orders.listOrders(OrderFilter(), page: Page(limit: 1)) { newestOrder = String($0.id) }
             let line = sample.line.replacingOccurrences(of: "PASSWORD_FILE", with: password)
                 .replacingOccurrences(of: "PRODUCTS_FILE", with: products).replacingOccurrences(of: "RATES_FILE", with: rates)
-                .replacingOccurrences(of: "LAST_AUDIT_ROW", with: newest)
+                .replacingOccurrences(of: "LAST_AUDIT_ROW", with: newest).replacingOccurrences(of: "LAST_ORDER", with: newestOrder)
             let before = try await Self.auditRows(shop.services)
             let (outcome, _) = await shop.run(line)
             let changed = try await Self.auditRows(shop.services) > before

@@ -64,8 +64,8 @@ extension ShellHarness {
         #expect(await shop.run("orders cancel \(second.id)").outcome == .failure)
         #expect(shop.stderr.contains("from shipped to cancelled; allowed: delivered"))
 
-        #expect(await shop.run("orders status 999 paid").outcome == .failure)
-        #expect(shop.stderr.contains("no order 999"))
+        #expect(await shop.run("orders status 424242 paid").outcome == .failure)
+        #expect(shop.stderr.contains("no order 424242"))
         #expect(await shop.run("orders status abc paid").outcome == .failure)
         #expect(shop.stderr.contains("invalid order id \"abc\""))
     }
@@ -139,14 +139,17 @@ extension ShellHarness {
         let third = try await shop.placeOrder("5")
         _ = try await shop.services.orders.setOrderStatus(second.id, .paid)
 
-        let all = try #require(try await shop.json("orders list -o json") as? [[String: Any]])
+        // The demo's history ends yesterday: today's orders are these three.
+        let all = try #require(try await shop.json("orders list --since today -o json") as? [[String: Any]])
         #expect(all.compactMap { $0["id"] as? Int } == [third.id, second.id, first.id].map { Int($0) })   // newest first
-        let sorted = try #require(try await shop.json("orders list -o json --sort id") as? [[String: Any]])
+        let sorted = try #require(try await shop.json("orders list --since today -o json --sort id") as? [[String: Any]])
         #expect(sorted.compactMap { $0["id"] as? Int } == [first.id, second.id, third.id].map { Int($0) })
+        let history = try #require(try await shop.json("orders list --until yesterday --all -o json") as? [[String: Any]])
+        #expect(history.count + 3 == (try #require(try await shop.json("orders list --all -o json") as? [Any])).count)
 
-        let paid = try #require(try await shop.json("orders list --status paid -o json") as? [[String: Any]])
+        let paid = try #require(try await shop.json("orders list --status paid --since today -o json") as? [[String: Any]])
         #expect(paid.compactMap { $0["id"] as? Int } == [Int(second.id)])
-        let mine = try #require(try await shop.json("orders list --user emily.johnson@x.dummyjson.com -o json") as? [[String: Any]])
+        let mine = try #require(try await shop.json("orders list --user emily.johnson@x.dummyjson.com --since 1d -o json") as? [[String: Any]])
         #expect(mine.compactMap { $0["id"] as? Int } == [Int(first.id)])
 
         let today = String(first.createdAt.prefix(10))
@@ -159,13 +162,16 @@ extension ShellHarness {
 
         for (line, message) in [("orders list --since 2024-13-01", "invalid date \"2024-13-01\" for --since"),
                                 ("orders list --until 2023-02-29", "invalid date \"2023-02-29\" for --until"),
-                                ("orders list --since yesterday", "expected YYYY-MM-DD"),
+                                ("orders list --since someday", "expected a day (YYYY-MM-DD, today, yesterday)"),
+                                ("orders list --since 0d", "a window is 1 to 36600 days"),
                                 ("orders list --since 2024-5-1", "invalid date \"2024-5-1\""),
                                 ("orders list --since 2024-06-01 --until 2024-05-01", "is after --until"),
                                 ("orders list --status lost", "unknown order status"),
                                 ("orders list --user nobody", "no user with id, username or email \"nobody\""),
                                 ("orders list --sort colour", "cannot sort by \"colour\""),
-                                ("orders stats --by week", "invalid --by \"week\"")] {
+                                ("orders stats --by year", "invalid --by \"year\""),
+                                ("orders stats --top 0", "invalid --top 0"),
+                                ("orders stats --since today --until yesterday", "is after --until")] {
             let (outcome, output) = await shop.run(line)
             #expect(outcome != .success, "\(line) was accepted")
             #expect(output.isEmpty)
@@ -175,7 +181,7 @@ extension ShellHarness {
 
         // A deleted customer's orders stay, found by the username they were placed under.
         _ = try await shop.services.users.deleteUser("jamesd")
-        let kept = try #require(try await shop.json("orders list --user jamesd -o json") as? [[String: Any]])
+        let kept = try #require(try await shop.json("orders list --user jamesd --since today -o json") as? [[String: Any]])
         #expect(kept.compactMap { $0["id"] as? Int } == [Int(second.id)])
         #expect(kept.first?["user_id"] is NSNull)
     }
@@ -188,26 +194,31 @@ extension ShellHarness {
         _ = try await shop.services.orders.setOrderStatus(second.id, .paid)
         _ = try await shop.services.orders.setOrderStatus(third.id, .cancelled)
 
-        let byStatus = try #require(try await shop.json("orders stats --by status -o json") as? [[String: Any]])
-        #expect(byStatus.compactMap { $0["status"] as? String } == ["placed", "paid", "cancelled"])
-        #expect(byStatus.compactMap { $0["count"] as? Int } == [1, 1, 1])
-        #expect((byStatus[0]["revenue"] as? NSNumber)?.stringValue == first.discountedTotal.decimalString)
-        #expect((byStatus[1]["revenue"] as? NSNumber)?.stringValue == second.discountedTotal.decimalString)
-        #expect((byStatus[2]["revenue"] as? NSNumber)?.intValue == 0)   // cancelled: counted, no revenue
-
-        let (outcome, text) = await shop.run("orders stats -o json")
-        #expect(outcome == .success)
-        // One row a day the orders were placed on (one, unless the server's clock passed midnight meanwhile).
-        var rows: [String] = []
-        for day in Set([first, second, third].map { String($0.createdAt.prefix(10)) }).sorted() {
-            let placed = [first, second, third].filter { $0.createdAt.hasPrefix(day) }
-            let revenue = try Money.sum(placed.filter { $0.id != third.id }.map(\.discountedTotal), currency: .usd)
-            rows.append("{\"day\":\"\(day)\",\"count\":\(placed.count),\"revenue\":\(revenue.decimalString),\"currency\":\"USD\"}")
+        // Today's orders per status: each with its own figures, the cancelled one too.
+        let byStatus = try #require(try await shop.json("orders stats --by status --since today -o json") as? [[String: Any]])
+        #expect(Set(byStatus.compactMap { $0["status"] as? String }) == ["placed", "paid", "cancelled"] && byStatus.count == 3)
+        for (status, order) in [("placed", first), ("paid", second), ("cancelled", third)] {
+            let row = try #require(byStatus.first { $0["status"] as? String == status })
+            let placed = try await shop.services.orders.order(order.id)
+            #expect(row["orders"] as? Int == 1 && row["items"] as? Int == placed.lines.totalQuantity, "\(status)")
+            #expect((row["net"] as? NSNumber).flatMap { Decimal(string: $0.stringValue) } == Decimal(string: order.discountedTotal.decimalString))
+            #expect((row["gross"] as? NSNumber).flatMap { Decimal(string: $0.stringValue) } == Decimal(string: order.total.decimalString))
+            #expect((row["average_order_value"] as? NSNumber).flatMap { Decimal(string: $0.stringValue) } == Decimal(string: order.discountedTotal.decimalString))
         }
-        #expect(text == "[\n" + rows.joined(separator: ",\n") + "\n]\n")
+        let nets = byStatus.compactMap { ($0["net"] as? NSNumber)?.doubleValue }
+        #expect(nets == nets.sorted(by: >), "best first")
 
-        let emilys = try #require(try await shop.json("orders stats --by status --user emilys -o json") as? [[String: Any]])
-        #expect(emilys.count == 1 && emilys.first?["count"] as? Int == 1)
+        // Today as a day: the cancelled order is no sale.
+        // (PostgreSQL stamps orders with the server's day, not the harness's clock: the days between are empty rows.)
+        let days = try #require(try await shop.json("orders stats --since today -o json") as? [[String: Any]])
+        let today = days.filter { $0["orders"] as? Int != 0 }
+        let net = try Money.sum([first, second].map(\.discountedTotal), currency: .usd)
+        #expect(today.count == 1 && today.first?["day"] as? String == String(first.createdAt.prefix(10)) && today.first?["orders"] as? Int == 2)
+        #expect((today.first?["net"] as? NSNumber).flatMap { Decimal(string: $0.stringValue) } == Decimal(string: net.decimalString))
+        #expect(days.first?["day"] as? String == "2026-03-14" && days.last?["day"] as? String == String(first.createdAt.prefix(10)))
+
+        let emilys = try #require(try await shop.json("orders stats --by status --user emilys --since today -o json") as? [[String: Any]])
+        #expect(emilys.count == 1 && emilys.first?["orders"] as? Int == 1)
         let none = try #require(try await shop.json("orders stats --since 2999-01-01 -o json") as? [Any])
         #expect(none.isEmpty)
     }

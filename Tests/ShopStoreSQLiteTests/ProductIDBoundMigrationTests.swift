@@ -36,7 +36,7 @@ import Testing
         try Schema.migrator.migrate(queue, upTo: Self.previous)
         let demo = try DemoShopData.load()
         try queue.write { db in
-            _ = try demo.write(into: SQLiteSeeder(db: db, now: "2026-01-02T03:04:05Z"))
+            _ = try demo.write(into: SQLiteSeeder(db: db, now: "2026-01-02T03:04:05Z"), history: false)
             try db.execute(sql: """
                 INSERT INTO orders (id, user_id, customer, currency, total_minor, discounted_total_minor)
                     VALUES (7, 1, 'emilys', 'USD', 2997, 2997);
@@ -55,7 +55,10 @@ import Testing
     /// trigger on products.
     static func contents(_ db: Database) throws -> (counts: [String: Int], products: [Row], dependents: [String]) {
         var counts: [String: Int] = [:]
-        for table in Schema.tableNames { counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") }
+        // The tables v3 had (later migrations add their own, such as sales_days).
+        for table in Schema.tableNames where try db.tableExists(table) && table != "sales_days" {
+            counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)")
+        }
         let products = try Row.fetchAll(db, sql: "SELECT * FROM products ORDER BY id")
         let dependents = try String.fetchAll(db, sql: """
             SELECT type || ' ' || name || ': ' || sql FROM sqlite_master

@@ -56,7 +56,9 @@ import Testing
         #expect(try await source.categories(prefix: "mens-", limit: 10) == ["mens-shirts", "mens-shoes", "mens-watches"])
         #expect(try await source.categories(prefix: "mens-", limit: 2) == ["mens-shirts", "mens-shoes"])
         #expect(try await source.currencyCodes(prefix: "eu", limit: 10) == ["EUR"])
-        #expect(try await source.orderIDs(prefix: "1", limit: 10).isEmpty)   // the demo shop has no orders yet
+        // The demo's history: ids 1, 10…19 and so on, in order.
+        let orderIDs = try await source.orderIDs(prefix: "1", limit: 10)
+        #expect(orderIDs.count == 10 && orderIDs.allSatisfy { String($0).hasPrefix("1") } && orderIDs.first == 1)
     }
 
     @Test func everyQuerySearchesAnIndex() throws {

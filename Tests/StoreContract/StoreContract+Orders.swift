@@ -15,7 +15,8 @@ extension StoreContract {
             Case("unknown orders are notFound", unknownOrders),
             Case("list filters by user, status and days", listOrderFilters),
             Case("bad date filters are refused", badDateFilters),
-            Case("stats per status and day", orderStats),
+            Case("sales reports per period, status, category, product and customer", orderStats),
+            Case("the sales days follow status changes and filters", salesDaysFollowChanges),
         ])
     }
 
@@ -137,32 +138,99 @@ extension StoreContract {
         for filter in [OrderFilter(since: "2024-02-30"), OrderFilter(until: "yesterday"), OrderFilter(since: "2024-1-5"),
                        OrderFilter(since: "2024-05-02", until: "2024-05-01")] {
             try await expectRefused(.invalidInput, shop) { try await ContractData.listOrders(shop, filter) }
-            await #expect(throws: ShopError.self) { try await shop.orders.orderStats(.day, filter: filter) }
+            await #expect(throws: ShopError.self) { try await shop.orders.orderStats(OrderStatsQuery(grouping: .day, filter: filter)) }
         }
     }
 
-    static func orderStats(_ shop: ShopServices) async throws {
-        #expect(try await shop.orders.orderStats(.status, filter: OrderFilter()).isEmpty)
-        let first = try await shopWithOrder(shop)   // 2 × 9.00 + 2.50 = 20.50 after discount
-        let second = try await ContractData.placeOrder(shop, "ann", [("O-2", 4)])   // 10.00
-        let third = try await ContractData.placeOrder(shop, "ann", [("O-2", 1)])    // 2.50, cancelled
+    /// Three orders: ann's placed (2 × O-1 at 10.00 − 10 %, 1 × O-2 at 2.50), bob's paid (4 × O-2,
+    /// 3 × O-3 at 3.33 − 15 % in "garden": 9.99 → 8.49), ann's cancelled (1 × O-2). Returns the day
+    /// they were placed and the ids of ann, bob and the products.
+    static func salesShop(_ shop: ShopServices) async throws -> (today: CalendarDay, ids: [String: Int64]) {
+        let first = try await shopWithOrder(shop)
+        let bob = try await ContractData.addUser(shop, "bob")
+        let garden = try await ContractData.addProduct(shop, sku: "O-3", category: "garden", price: 333, discount: 1_500, stock: 20)
+        let second = try await ContractData.placeOrder(shop, "bob", [("O-2", 4), ("O-3", 3)])
+        let third = try await ContractData.placeOrder(shop, "ann", [("O-2", 1)])
         _ = try await shop.orders.setOrderStatus(second.id, .paid)
         _ = try await shop.orders.setOrderStatus(third.id, .cancelled)
+        let today = try #require(CalendarDay(iso: String(third.createdAt.prefix(10))))
+        let ann = try await shop.users.user("ann")
+        var ids = ["ann": ann.id, "bob": bob.id, "O-3": garden.id]
+        for sku in ["O-1", "O-2"] { ids[sku] = try await shop.products.product(sku).id }
         #expect(first.discountedTotal == ContractData.usd(2_050))
-        let byStatus = try await shop.orders.orderStats(.status, filter: OrderFilter())
-        #expect(Set(byStatus) == [   // in any order of groups
-            OrderStatsRow(group: "placed", count: 1, revenue: ContractData.usd(2_050)),
-            OrderStatsRow(group: "paid", count: 1, revenue: ContractData.usd(1_000)),
-            OrderStatsRow(group: "cancelled", count: 1, revenue: ContractData.usd(0)),
-        ] && byStatus.count == 3)
-        let byDay = try await shop.orders.orderStats(.day, filter: OrderFilter())
-        #expect(byDay.map(\.count).reduce(0, +) == 3)
-        #expect(try Money.sum(byDay.map(\.revenue), currency: .usd) == ContractData.usd(3_050))
-        #expect(byDay.allSatisfy { CalendarDay(iso: $0.group) != nil }, "\(byDay.map(\.group))")
-        #expect(byDay.map(\.group) == byDay.map(\.group).sorted())
-        let paidOnly = try await shop.orders.orderStats(.status, filter: OrderFilter(status: .paid))
-        #expect(paidOnly == [OrderStatsRow(group: "paid", count: 1, revenue: ContractData.usd(1_000))])
-        let nextDay = try ContractData.day(String(third.createdAt.prefix(10)), plus: 1)
-        #expect(try await shop.orders.orderStats(.day, filter: OrderFilter(since: nextDay)).isEmpty)
+        return (today, ids)
+    }
+
+    /// A row of figures in USD.
+    static func figures(_ group: String?, id: Int64? = nil, title: String? = nil, _ orders: Int64, _ items: Int64,
+                        _ gross: Int64, _ net: Int64) -> OrderStatsRow {
+        OrderStatsRow(group: group, id: id, title: title, orders: orders, items: items, gross: ContractData.usd(gross),
+                      net: ContractData.usd(net))
+    }
+
+    static func orderStats(_ shop: ShopServices) async throws {
+        #expect(try await shop.orders.orderStats(OrderStatsQuery(grouping: .status)).isEmpty)
+        let (today, ids) = try await salesShop(shop)
+        func report(_ grouping: OrderStatsGrouping, _ filter: OrderFilter = OrderFilter(), top: Int? = nil,
+                    rank: OrderStatsRank = .net) async throws -> [OrderStatsRow] {
+            try await shop.orders.salesReport(OrderStatsQuery(grouping: grouping, filter: filter, top: top, rank: rank), today: today)
+        }
+        // Statuses count the cancelled order; best first by net.
+        #expect(try await report(.status) == [figures("placed", 1, 3, 2_250, 2_050), figures("paid", 1, 7, 1_999, 1_849),
+                                              figures("cancelled", 1, 1, 250, 250)])
+        // Periods leave it out.
+        let day = figures(today.description, 2, 10, 4_249, 3_899)
+        #expect(try await report(.day) == [day])
+        var week = day
+        week.group = ReportPeriod.label(of: today, by: .week)
+        #expect(try await report(.week) == [week])
+        var month = day
+        month.group = String(today.description.prefix(7))
+        #expect(try await report(.month) == [month])
+        // Lines: orders holding them, units, gross and net with each line's discount rounded once.
+        #expect(try await report(.category) == [figures("kitchen", 2, 7, 3_250, 3_050), figures("garden", 1, 3, 999, 849)])
+        let o1 = figures("O-1", id: ids["O-1"], title: "Thing", 1, 2, 2_000, 1_800)
+        let o2 = figures("O-2", id: ids["O-2"], title: "Thing", 2, 5, 1_250, 1_250)
+        let o3 = figures("O-3", id: ids["O-3"], title: "Thing", 1, 3, 999, 849)
+        #expect(try await report(.product) == [o1, o2, o3])
+        #expect(try await report(.product, top: 2) == [o1, o2])
+        #expect(try await report(.product, rank: .items) == [o2, o3, o1])
+        #expect(try await report(.product, top: 1, rank: .items) == [o2])
+        #expect(try await report(.customer) == [figures("ann", id: ids["ann"], 1, 3, 2_250, 2_050),
+                                                figures("bob", id: ids["bob"], 1, 7, 1_999, 1_849)])
+        // A customer's orders (read from the orders, not the days), and a status asked for.
+        #expect(try await report(.day, OrderFilter(user: "ann")) == [figures(today.description, 1, 3, 2_250, 2_050)])
+        #expect(try await report(.status, OrderFilter(user: "ANN")) == [figures("placed", 1, 3, 2_250, 2_050),
+                                                                        figures("cancelled", 1, 1, 250, 250)])
+        #expect(try await report(.day, OrderFilter(status: .cancelled)) == [figures(today.description, 1, 1, 250, 250)])
+        #expect(try await report(.product, OrderFilter(status: .cancelled)) == [figures("O-2", id: ids["O-2"], title: "Thing", 1, 1, 250, 250)])
+        let tomorrow = try ContractData.day(today.description, plus: 1)
+        for grouping in OrderStatsGrouping.allCases {
+            #expect(try await report(grouping, OrderFilter(since: tomorrow)).isEmpty, "\(grouping)")
+            #expect(try await report(grouping, OrderFilter(until: try ContractData.day(today.description, plus: -1))).isEmpty)
+        }
+        let row = try #require(try await report(.customer).first)
+        #expect(try row.discounts() == ContractData.usd(200) && row.averageOrderValue() == ContractData.usd(2_050))
+    }
+
+    /// `sales_days` (or whatever a store keeps) moves with the orders: a status change moves an
+    /// order between statuses, a cancel takes it out of the periods; a deleted customer's orders stay.
+    static func salesDaysFollowChanges(_ shop: ShopServices) async throws {
+        let (today, _) = try await salesShop(shop)
+        func report(_ grouping: OrderStatsGrouping, _ filter: OrderFilter = OrderFilter()) async throws -> [OrderStatsRow] {
+            try await shop.orders.salesReport(OrderStatsQuery(grouping: grouping, filter: filter), today: today)
+        }
+        let placed = try await ContractData.listOrders(shop, OrderFilter(status: .placed))
+        let first = try #require(placed.first)
+        _ = try await shop.orders.setOrderStatus(first.id, .paid)
+        _ = try await shop.orders.setOrderStatus(first.id, .shipped)
+        #expect(try await report(.status) == [figures("shipped", 1, 3, 2_250, 2_050), figures("paid", 1, 7, 1_999, 1_849),
+                                              figures("cancelled", 1, 1, 250, 250)])
+        _ = try await shop.orders.setOrderStatus(try #require(try await ContractData.listOrders(shop, OrderFilter(status: .paid)).first).id, .cancelled)
+        #expect(try await report(.day) == [figures(today.description, 1, 3, 2_250, 2_050)])
+        #expect(try await report(.status, OrderFilter(status: .cancelled)) == [figures("cancelled", 2, 8, 2_249, 2_099)])
+        _ = try await shop.users.deleteUser("ann")
+        #expect(try await report(.day) == [figures(today.description, 1, 3, 2_250, 2_050)])
+        #expect(try await report(.customer) == [figures("ann", 1, 3, 2_250, 2_050)])
     }
 }

@@ -22,8 +22,19 @@ extension ShopServices {
 
     /// Every order with its lines, by id.
     public func allOrders() async throws -> [Order] {
+        try await orders(matching: OrderFilter())
+    }
+
+    /// The orders placed today by the store's clock, by id, with their lines: what a test placed
+    /// on a demo shop (whose history ends yesterday).
+    public func ordersToday() async throws -> [Order] {
+        try await orders(matching: OrderFilter(since: clock.today()))
+    }
+
+    /// The orders `filter` keeps, by id, with their lines.
+    public func orders(matching filter: OrderFilter) async throws -> [Order] {
         var ids: [Int64] = []
-        try await orders.listOrders(OrderFilter(), page: Page(sort: [SortKey(field: "id")])) { ids.append($0.id) }
+        try await orders.listOrders(filter, page: Page(sort: [SortKey(field: "id")])) { ids.append($0.id) }
         var all: [Order] = []
         for id in ids { all.append(try await orders.order(id)) }
         return all

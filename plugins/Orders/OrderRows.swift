@@ -1,5 +1,5 @@
-// OrderRows: the one place where orders, their lines and order statistics become output columns
-// and cells (money converted through the command's MoneyDisplay).
+// OrderRows: the one place where orders and their lines become output columns and cells (money
+// converted through the command's MoneyDisplay; reports are SalesReportRows').
 
 import ShellKit
 import ShopCore
@@ -61,16 +61,5 @@ enum OrderRows {
             + " · \(items) item\(items == 1 ? "" : "s") in \(order.lines.count) line\(order.lines.count == 1 ? "" : "s")"
         if let date = display.rateDate { text += " (ECB rates of \(date))" }
         return text
-    }
-
-    // MARK: - Statistics
-
-    static func statsColumns(_ grouping: OrderStatsGrouping, _ display: MoneyDisplay) -> [Column] {
-        [grouping.rawValue, "count", "revenue", "currency"].map(Column.init) + display.extraColumns
-    }
-
-    static func statsCells(_ row: OrderStatsRow, _ display: MoneyDisplay) throws -> [Cell] {
-        [.text(row.group), .integer(Int64(row.count)), try display.cell(row.revenue), .text(display.code(row.revenue))]
-            + display.extraCells
     }
 }

@@ -32,15 +32,11 @@ struct OrderFilterOptions: ParsableArguments {
             completion: .list(OrderStatus.allCases.map(\.rawValue)))
     var status: String?
 
-    @Option(help: ArgumentHelp("Only orders placed on or after this day.", valueName: "YYYY-MM-DD"))
-    var since: String?
+    @OptionGroup var days: DayRangeOptions
 
-    @Option(help: ArgumentHelp("Only orders placed on or before this day.", valueName: "YYYY-MM-DD"))
-    var until: String?
-
-    /// The filter, with its days checked under the flags' names.
-    func filter() throws(ShopError) -> OrderFilter {
-        try OrderFilter.check(since: (since, "--since"), until: (until, "--until"))
+    /// The filter, with its days resolved on `today` and checked under the flags' names.
+    func filter(today: CalendarDay) throws(ShopError) -> OrderFilter {
+        let (since, until) = try days.days(today: today)
         return OrderFilter(user: user, status: try status.map { text throws(ShopError) in try parseStatus(text) },
                            since: since, until: until)
     }
@@ -58,7 +54,7 @@ extension OrdersCommand {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            let filter = try filters.filter()
+            let filter = try filters.filter(today: try context.today())
             let page = try context.page(paging)
             let display = try await context.moneyDisplay(currencyOption)
             try await context.list(columns: OrderRows.columns(display),
@@ -143,30 +139,33 @@ extension OrdersCommand {
         }
     }
 
-    /// `orders stats [--by day|status]`.
+    /// `orders stats [--by …]`.
     struct Stats: ShellCommand {
-        static let configuration = CommandConfiguration(abstract: "Count orders and sum their revenue per day or per status.",
-            discussion: "Revenue is the sum of discounted totals; cancelled orders are counted but bring no revenue.")
+        static let configuration = CommandConfiguration(abstract: "Sales per day, week, month, status, category, product or customer, with a chart.",
+            discussion: """
+                Columns: orders, items (units), gross (before discounts), discounts, net (as paid), average order                 value (net over orders) and currency; products and categories count the orders holding their lines.                 Cancelled orders are no sales: they are left out unless --by status or --status asks for them.                 Days are UTC; weeks start on Monday and are named by it; months are YYYY-MM. Periods come in time                 order, the empty ones too; other groups best first by net sales. In a table a bar beside each row                 shows net sales (scaled to the terminal; dropped when it is narrower than 40 columns, or with                 --no-chart), and under periods a sparkline; json, ndjson, csv and tsv carry the figures alone.
+                """)
 
-        @Option(help: ArgumentHelp("Group by day (default) or status.", valueName: "day|status"),
+        @Option(help: ArgumentHelp("Group by \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: ", ")) (default day).",
+                                   valueName: "grouping"),
                 completion: .list(OrderStatsGrouping.allCases.map(\.rawValue)))
         var by: String = OrderStatsGrouping.day.rawValue
 
+        @Option(help: ArgumentHelp("Only the best N groups by net sales.", valueName: "N"))
+        var top: Int?
+
         @OptionGroup var filters: OrderFilterOptions
         @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var chart: ChartOptions
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
             guard let grouping = OrderStatsGrouping(rawValue: by.lowercased()) else {
-                throw ShopError.usage("invalid --by \"\(by)\": expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: " or "))")
+                throw ShopError.usage("invalid --by \(by.quotedForMessage()): expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let filter = try filters.filter()
-            let display = try await context.moneyDisplay(currencyOption)
-            let rows = try await context.services.orders.orderStats(grouping, filter: filter)
-            try await context.list(columns: OrderRows.statsColumns(grouping, display), options: output, page: Page(),
-                                   emptyNote: "no orders match") { emit in
-                for row in rows { try emit(try OrderRows.statsCells(row, display)) }
-            }
+            let query = OrderStatsQuery(grouping: grouping, filter: try filters.filter(today: try context.today()),
+                                        top: try OrderStatsQuery.checkTop(top))
+            try await context.showSalesReport(query, currency: currencyOption, output: output, chart: chart)
         }
     }
 }

@@ -14,5 +14,5 @@ struct ProductsCommand: ParsableCommand {
         abstract: "Browse and edit the catalogue.",
         subcommands: [List.self, Show.self, Search.self, Categories.self,
                       Add.self, Update.self, Delete.self, Stock.self,
-                      Import.self])
+                      Import.self, Top.self])
 }

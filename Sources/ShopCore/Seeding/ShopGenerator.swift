@@ -12,12 +12,19 @@ public struct GeneratedShop: Sendable, Equatable {
 
 /// Generates shops: the same seed always gives the same shop.
 public enum ShopGenerator {
-    /// Writes `products` products and `users` users (with baskets, favourites and orders in
-    /// proportion) from `seed` into `seeder`.
-    public static func generate(products: Int, users: Int, seed: UInt64, into seeder: any ShopSeeder,
+    /// Writes `products` products and `users` users (with baskets and favourites in proportion)
+    /// from `seed` into `seeder`, and a year of orders up to yesterday (`OrderHistory`): about
+    /// `orders` of them (one per five users when nil).
+    public static func generate(products: Int, users: Int, orders: Int? = nil, seed: UInt64, into seeder: any ShopSeeder,
                                 progress: (String) -> Void = { _ in }) throws -> GeneratedShop {
         guard products >= 1, users >= 1, products <= 50_000_000, users <= 10_000_000 else {
             throw ShopError.invalidInput("a generated shop has 1 to 50000000 products and 1 to 10000000 users")
+        }
+        guard (orders ?? 0) >= 0, (orders ?? 0) <= 50_000_000 else {
+            throw ShopError.invalidInput("a generated shop has 0 to 50000000 orders")
+        }
+        guard let today = CalendarDay(iso: String(seeder.now.prefix(10))) else {
+            throw ShopError.invalidInput("the seed's time \(seeder.now.quotedForMessage()) has no day")
         }
         var random = SplitMix64(seed: seed)
         var summary = GeneratedShop(products: products, users: users, basketLines: 0, favorites: 0, orders: 0)
@@ -34,6 +41,8 @@ public enum ShopGenerator {
                 tags: [category, random.pick(Words.materials).lowercased()], minimumOrderQuantity: 1 + random.below(10)))
             if id % 250_000 == 0 { progress("\(id) products") }
         }
+        var customers: [(id: Int64, username: String)] = []
+        customers.reserveCapacity(users)
         for id in 1...users {
             let first = random.pick(Words.firstNames), last = random.pick(Words.lastNames)
             let username = "\(Words.ascii(first)).\(Words.ascii(last))\(id)"
@@ -41,10 +50,9 @@ public enum ShopGenerator {
             try seeder.addUser(SeedUser(id: Int64(id), NewUser(username: username, email: "\(username)@example.com",
                                                               firstName: first, lastName: last, role: role),
                                         status: id % 50 == 0 ? .disabled : .active))
+            customers.append((id: Int64(id), username: username))
         }
         progress("\(users) users")
-        let statuses = OrderStatus.allCases
-        var orderID: Int64 = 0
         var baskets = Set<Int64>()
         for id in 1...users {
             let user = Int64(id)
@@ -60,20 +68,15 @@ public enum ShopGenerator {
                     summary.favorites += 1
                 }
             }
-            if random.below(5) == 0 {
-                orderID += 1
-                let day = String(1 + random.below(28)), month = String(1 + random.below(12))
-                let date = "2025-\(month.count == 1 ? "0" : "")\(month)-\(day.count == 1 ? "0" : "")\(day)T12:00:00Z"
-                let status = statuses[random.below(statuses.count)]
-                let lines = (1...(1 + random.below(4))).map { _ in
-                    (quantity: 1 + random.below(3), productID: Int64(1 + random.below(products)))
-                }
-                try seeder.addOrder(SeedOrder(id: orderID, userID: user, customer: "user\(id)", status: status, placedAt: date,
-                                              lines: lines.map { (productID: $0.productID, quantity: $0.quantity) }))
-            }
         }
-        summary.orders = Int(orderID)
-        progress("baskets, favourites and orders")
+        progress("baskets and favourites")
+        let wanted = orders ?? users / 5
+        if wanted > 0 {
+            let history = OrderHistory(customers: customers, productIDs: (1...products).map(Int64.init),
+                                       ordersPerDay: max(1, wanted / 365), seed: random.next())
+            summary.orders = try history.write(into: seeder, today: today)
+        }
+        progress("\(summary.orders) orders")
         try seeder.setNote("base_currency", "USD")
         try seeder.setNote("generated_seed", String(seed))
         return summary

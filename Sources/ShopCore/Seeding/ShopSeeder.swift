@@ -41,6 +41,9 @@ public struct SeedOrder: Sendable {
 /// Writes a seed into a store, inside one transaction that `ShopStore.seed` opens. Checks are
 /// the seed's job (its data is known good); the store writes as fast as it can.
 public protocol ShopSeeder {
+    /// When the seed happens (`YYYY-MM-DDTHH:MM:SSZ`): the time rows without their own get, and
+    /// the day an order history ends before.
+    var now: String { get }
     /// Products with their ids (and SKUs).
     func addProduct(_ product: NewProduct) throws
     func addUser(_ user: SeedUser) throws
