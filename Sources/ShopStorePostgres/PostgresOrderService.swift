@@ -91,8 +91,9 @@ struct PostgresOrderService: OrderService {
         return try await database.read("counting orders") { connection in
             let statement: PostgresQuery
             let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
+            let fromDays = grouping == .day || grouping == .status
             switch grouping {
-            case .day, .status, .week, .month where query.filter.user == nil:
+            case _ where fromDays && query.filter.user == nil:
                 let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
                 let since = query.filter.since, until = query.filter.until
                 statement = """
