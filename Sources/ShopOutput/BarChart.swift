@@ -26,13 +26,14 @@ public enum BarChart {
     }
 
     /// One character per value, its height scaled between zero and the largest value (all zero,
-    /// or nothing positive: the lowest level throughout). Negative values count as zero.
+    /// or nothing positive: the lowest level throughout). Negative values count as zero; a
+    /// positive value is never as low as zero (an empty period stands out).
     public static func sparkline(_ values: [Int64]) -> String {
         let maximum = values.max() ?? 0
         return String(values.map { value -> Character in
             guard maximum > 0, value > 0 else { return levels[0] }
             let level = Int(Int128(value) * 7 / Int128(maximum))
-            return levels[min(max(level, 0), 7)]
+            return levels[min(max(level, 1), 7)]
         })
     }
 }

@@ -69,11 +69,13 @@ public struct DemoShopData: Sendable {
     }
 
     /// The demo's past: twelve months of orders (9 on an average day) from its customers (the users
-    /// with the role user), ending the day before the shop is made. The baskets and the stock stay
-    /// DummyJSON's: the history happened before today's stock count.
+    /// with the role user), ending the day before the shop is made; the cheaper a product, the more
+    /// often it sells. The baskets and the stock stay DummyJSON's: the history happened before
+    /// today's stock count.
     var history: OrderHistory {
-        OrderHistory(customers: users.filter { $0.fields.role == .user }.map { (id: $0.id, username: $0.fields.username) },
-                     productIDs: products.compactMap(\.id), ordersPerDay: 9, seed: Self.historySeed)
+        let byPrice = products.sorted { ($0.price.minorUnits, $0.id ?? 0) < ($1.price.minorUnits, $1.id ?? 0) }
+        return OrderHistory(customers: users.filter { $0.fields.role == .user }.map { (id: $0.id, username: $0.fields.username) },
+                            productIDs: byPrice.compactMap(\.id), ordersPerDay: 9, seed: Self.historySeed)
     }
 
     /// The demo history's seed: the same on every machine and store.

@@ -62,6 +62,7 @@ import Testing
         #expect(BarChart.sparkline([0, 0, 0]) == "▁▁▁")
         #expect(BarChart.sparkline([-3, 10]) == "▁█")
         #expect(BarChart.sparkline([]) == "")
-        #expect(BarChart.sparkline([.max, 1]) == "█▁")
+        #expect(BarChart.sparkline([.max, 1]) == "█▂", "a positive value stands above zero")
+        #expect(BarChart.sparkline([0, 1, 1_000]) == "▁▂█")
     }
 }

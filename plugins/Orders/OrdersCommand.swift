@@ -151,7 +151,7 @@ extension OrdersCommand {
                 completion: .list(OrderStatsGrouping.allCases.map(\.rawValue)))
         var by: String = OrderStatsGrouping.day.rawValue
 
-        @Option(help: ArgumentHelp("Only the best N groups by net sales.", valueName: "N"))
+        @Option(help: ArgumentHelp("Only the best N groups by net sales (periods too: the N best days, weeks or months).", valueName: "N"))
         var top: Int?
 
         @OptionGroup var filters: OrderFilterOptions

@@ -20,7 +20,8 @@ public enum SalesReport {
     /// Puts a store's rows (grouped by `query.grouping.stored`) together as `query` asks:
     /// 1. days added up into weeks or months;
     /// 2. amounts converted by `convert`, and rows of one group merged;
-    /// 3. periods in time order; other groups best first by `query.rank`, then by label;
+    /// 3. periods in time order; other groups, and periods cut to a top N, best first by
+    ///    `query.rank`, then by label;
     /// 4. cut to `query.top`;
     /// 5. periods without sales added as empty rows, from the filter's first day (else the first
     ///    row's) to its last day (else today when it has a first day, else the last row's), when
@@ -47,7 +48,7 @@ public enum SalesReport {
             }
         }
         rows = try merged(rows)
-        if query.grouping.isTime {
+        if query.grouping.isTime && query.top == nil {
             rows.sort { ($0.group ?? "", $0.net.currency.code) < ($1.group ?? "", $1.net.currency.code) }
         } else {
             rows.sort { ranksBefore($0, $1, by: query.rank) }

@@ -6,7 +6,7 @@
 public struct OrderHistory {
     /// Who may order: ids and usernames.
     public var customers: [(id: Int64, username: String)]
-    /// What may be ordered.
+    /// What may be ordered, the most popular first (the first sell far more often than the last).
     public var productIDs: [Int64]
     /// About how many orders an average day has.
     public var ordersPerDay: Int
@@ -41,7 +41,6 @@ public struct OrderHistory {
         guard !customers.isEmpty, !productIDs.isEmpty, ordersPerDay > 0, days > 0 else { return 0 }
         var random = SplitMix64(seed: seed)
         let customerOrder = Scramble(count: customers.count, random: &random)
-        let productOrder = Scramble(count: productIDs.count, random: &random)
         var orderID = firstID
         for age in stride(from: days, through: 1, by: -1) {
             guard let day = CalendarDay(dayNumber: today.dayNumber - age) else { continue }
@@ -49,7 +48,7 @@ public struct OrderHistory {
                 let customer = customers[customerOrder.index(Self.skewed(customers.count, random: &random))]
                 var chosen: [Int64] = []
                 for _ in 0..<Self.lineCount(random: &random) {
-                    let product = productIDs[productOrder.index(Self.skewed(productIDs.count, random: &random))]
+                    let product = productIDs[Self.skewed(productIDs.count, random: &random)]
                     if !chosen.contains(product) { chosen.append(product) }
                 }
                 let lines = chosen.map { (productID: $0, quantity: Self.quantity(random: &random)) }
