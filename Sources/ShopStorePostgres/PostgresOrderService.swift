@@ -5,6 +5,7 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// `OrderService` on a PostgreSQL server.
 struct PostgresOrderService: OrderService {
@@ -85,46 +86,14 @@ struct PostgresOrderService: OrderService {
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
+        let fromDays = (grouping == .day || grouping == .status) && query.filter.user == nil
+        // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
-        let countsCancelled = query.countsCancelled
         return try await database.read("counting orders") { connection in
-            let statement: PostgresQuery
             let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
-            let fromDays = grouping == .day || grouping == .status
-            switch grouping {
-            case _ where fromDays && query.filter.user == nil:
-                let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
-                let since = query.filter.since, until = query.filter.until
-                statement = """
-                    SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
-                        SELECT \(unescaped: key), NULL::bigint, NULL::text, currency, sum(orders)::bigint, sum(items)::bigint,
-                               sum(gross)::bigint, sum(net)::bigint
-                        FROM sales_days
-                        WHERE orders > 0 AND (\(countsCancelled) OR status <> 'cancelled')
-                          AND (\(parts.status)::text IS NULL OR status = \(parts.status))
-                          AND (\(since)::date IS NULL OR day >= \(since)::date)
-                          AND (\(until)::date IS NULL OR day <= \(until)::date)
-                        GROUP BY 1, 4 \(unescaped: tail)) g
-                    LEFT JOIN currencies c ON c.code = g.currency
-                    """
-            case .day, .status, .week, .month:
-                let key = grouping == .status ? "o.status" : "to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-                statement = parts.statsQuery(labels: "\(key), NULL::bigint, NULL::text, o.currency", sums: Self.orderSums,
-                                             from: "orders o", group: "1, 4", countsCancelled: countsCancelled, tail: tail)
-            case .customer:
-                statement = parts.statsQuery(labels: "max(o.customer), o.user_id, NULL::text, o.currency", sums: Self.orderSums,
-                                             from: "orders o", group: "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, 4",
-                                             countsCancelled: countsCancelled, tail: tail)
-            case .category:
-                statement = parts.statsQuery(labels: "p.category, NULL::bigint, NULL::text, o.currency", sums: Self.lineSums,
-                                             from: Self.linesFrom, group: "1, 4", countsCancelled: countsCancelled, tail: tail)
-            case .product:
-                statement = parts.statsQuery(labels: "COALESCE(p.sku, max(l.sku)), l.product_id, COALESCE(p.title, max(l.title)), o.currency",
-                                             sums: Self.lineSums, from: Self.linesFrom,
-                                             group: "l.product_id, p.id, CASE WHEN l.product_id IS NULL THEN l.sku END, 4",
-                                             countsCancelled: countsCancelled, tail: tail)
-            }
+            let statement = fromDays ? Self.daysQuery(grouping, query, parts: parts, tail: tail)
+                                     : parts.statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
             var stats: [OrderStatsRow] = []
             for try await row in try await connection.query(statement, logger: database.logger)
                 .decode((String?, Int64?, String?, String, Int64, Int64, Int64, Int64, Int).self) {
@@ -134,6 +103,44 @@ struct PostgresOrderService: OrderService {
                                            net: Money(minorUnits: row.7, currency: currency)))
             }
             return stats
+        }
+    }
+
+    /// Days or statuses from `sales_days`, for the query's days and status.
+    static func daysQuery(_ grouping: OrderStatsGrouping, _ query: OrderStatsQuery, parts: FilterParts, tail: String) -> PostgresQuery {
+        let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
+        let since = query.filter.since, until = query.filter.until
+        return """
+            SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
+                SELECT \(unescaped: key), NULL::bigint, NULL::text, currency, sum(orders)::bigint, sum(items)::bigint,
+                       sum(gross)::bigint, sum(net)::bigint
+                FROM sales_days
+                WHERE orders > 0 AND (\(query.countsCancelled) OR status <> 'cancelled')
+                  AND (\(parts.status)::text IS NULL OR status = \(parts.status))
+                  AND (\(since)::date IS NULL OR day >= \(since)::date)
+                  AND (\(until)::date IS NULL OR day <= \(until)::date)
+                GROUP BY 1, 4 \(unescaped: tail)) g
+            LEFT JOIN currencies c ON c.code = g.currency
+            """
+    }
+
+    /// Any grouping from the orders (days and statuses of one customer), or their lines.
+    static func ordersShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape {
+        switch grouping {
+        case .customer:
+            return OrderStatsShape(labels: "max(o.customer), o.user_id, NULL::text, o.currency", sums: orderSums, from: "orders o",
+                                   group: "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, 4")
+        case .category:
+            return OrderStatsShape(labels: "p.category, NULL::bigint, NULL::text, o.currency", sums: lineSums, from: linesFrom, group: "1, 4")
+        case .product:
+            return OrderStatsShape(labels: "COALESCE(p.sku, max(l.sku)), l.product_id, COALESCE(p.title, max(l.title)), o.currency",
+                                   sums: lineSums, from: linesFrom,
+                                   group: "l.product_id, p.id, CASE WHEN l.product_id IS NULL THEN l.sku END, 4")
+        case .status:
+            return OrderStatsShape(labels: "o.status, NULL::bigint, NULL::text, o.currency", sums: orderSums, from: "orders o", group: "1, 4")
+        case .day, .week, .month:
+            return OrderStatsShape(labels: "to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), NULL::bigint, NULL::text, o.currency",
+                                   sums: orderSums, from: "orders o", group: "1, 4")
         }
     }
 
@@ -224,19 +231,18 @@ struct PostgresOrderService: OrderService {
 
         /// A report's groups: `SELECT labels, sums FROM from WHERE` this filter (and no cancelled
         /// orders unless `countsCancelled`) `GROUP BY group tail`, each group with its currency's
-        /// minor unit. Every argument but the filter's values is constant SQL.
-        func statsQuery(labels: String, sums: String, from: String, group: String, countsCancelled: Bool,
-                        tail: String) -> PostgresQuery {
+        /// minor unit. The shape and the tail are constant SQL; the filter's values are bound.
+        func statsQuery(_ shape: OrderStatsShape, countsCancelled: Bool, tail: String) -> PostgresQuery {
             """
             SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
-                SELECT \(unescaped: labels), \(unescaped: sums) FROM \(unescaped: from)
+                SELECT \(unescaped: shape.labels), \(unescaped: shape.sums) FROM \(unescaped: shape.from)
                 WHERE (\(userID)::bigint IS NULL OR o.user_id = \(userID))
                   AND (\(customer)::text IS NULL OR lower(o.customer) = lower(\(customer)))
                   AND (\(status)::text IS NULL OR o.status = \(status))
                   AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
                   AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
                   AND (\(countsCancelled) OR o.status <> 'cancelled')
-                GROUP BY \(unescaped: group) \(unescaped: tail)) g
+                GROUP BY \(unescaped: shape.group) \(unescaped: tail)) g
             LEFT JOIN currencies c ON c.code = g.currency
             """
         }

@@ -3,6 +3,7 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// `OrderService` on a SQLite store.
 struct SQLiteOrderService: OrderService {
@@ -78,74 +79,72 @@ struct SQLiteOrderService: OrderService {
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let sums: String
-        let from: String
-        let group: String
-        let labels: String
-        var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        var useDays = false
-        // Lines are read with the orders' filter (`o.`); days from the days' own columns.
-        switch grouping {
-        case .day, .status, .week, .month:
-            if query.filter.user == nil {
-                useDays = true
-                let key = grouping == .status ? "status" : "day"
-                sums = "sum(orders), sum(items), sum(gross), sum(net)"
-                from = " FROM sales_days"
-                group = "\(key), currency"
-                labels = "\(key), NULL, NULL, currency"
-                conditions.append("orders > 0")
-                if !query.countsCancelled { conditions.append("status <> 'cancelled'") }
-                if let status = query.filter.status { conditions.append("status = ?"); arguments.append(status.rawValue) }
-                if let since = query.filter.since { conditions.append("day >= ?"); arguments.append(since) }
-                if let until = query.filter.until { conditions.append("day <= ?"); arguments.append(until) }
-            } else {
-                let key = grouping == .status ? "o.status" : "substr(o.created_at, 1, 10)"
-                sums = Self.orderSums
-                from = " FROM orders o"
-                group = "\(key), o.currency"
-                labels = "\(key), NULL, NULL, o.currency"
-            }
-        case .customer:
-            sums = Self.orderSums
-            from = " FROM orders o"
-            group = "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, o.currency"
-            labels = "max(o.customer), o.user_id, NULL, o.currency"
-        case .category:
-            sums = Self.lineSums
-            from = Self.linesFrom
-            group = "p.category, o.currency"
-            labels = "p.category, NULL, NULL, o.currency"
-        case .product:
-            sums = Self.lineSums
-            from = Self.linesFrom
-            group = "l.product_id, CASE WHEN l.product_id IS NULL THEN l.sku END, o.currency"
-            labels = "coalesce(p.sku, max(l.sku)), l.product_id, coalesce(p.title, max(l.title)), o.currency"
-        }
+        let fromDays = (grouping == .day || grouping == .status) && query.filter.user == nil
+        let shape = fromDays ? Self.daysShape(grouping) : Self.ordersShape(grouping)
+        // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : " ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try database.shopRead { db in
-            var where_ = ""
-            var sqlArguments = StatementArguments(arguments)
-            if !useDays {
-                (where_, sqlArguments) = try Self.whereClause(db, query.filter)
-                if !query.countsCancelled { where_ += (where_.isEmpty ? " WHERE " : " AND ") + "o.status <> 'cancelled'" }
-            } else if !conditions.isEmpty {
-                where_ = " WHERE " + conditions.joined(separator: " AND ")
-            }
+            let (where_, arguments) = fromDays ? Self.daysWhere(query) : try Self.ordersWhere(db, query)
             // The currency's minor unit is looked up once per group, not per order.
             let sql = """
-                SELECT g.*, coalesce(c.minor_units, 2) FROM (SELECT \(labels), \(sums)\(from)\(where_) GROUP BY \(group)\(tail)) g
+                SELECT g.*, coalesce(c.minor_units, 2) FROM (
+                    SELECT \(shape.labels), \(shape.sums) FROM \(shape.from)\(where_) GROUP BY \(shape.group)\(tail)) g
                 LEFT JOIN currencies c ON c.code = g.currency
                 """
-            return try Row.fetchAll(db, sql: sql, arguments: sqlArguments).map { row in
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let currency = Currency(code: row[3], minorUnitDigits: row[8])
                 return OrderStatsRow(group: row[0], id: row[1], title: row[2], orders: row[4], items: row[5],
                                      gross: Money(minorUnits: row[6], currency: currency),
                                      net: Money(minorUnits: row[7], currency: currency))
             }
         }
+    }
+
+    /// Days or statuses from `sales_days`.
+    static func daysShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape {
+        let key = grouping == .status ? "status" : "day"
+        return OrderStatsShape(labels: "\(key), NULL, NULL, currency", sums: "sum(orders), sum(items), sum(gross), sum(net)",
+                               from: "sales_days", group: "\(key), currency")
+    }
+
+    /// Any grouping from the orders (days and statuses of one customer), or their lines.
+    static func ordersShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape {
+        switch grouping {
+        case .customer:
+            return OrderStatsShape(labels: "max(o.customer), o.user_id, NULL, o.currency", sums: orderSums, from: "orders o",
+                                   group: "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END, o.currency")
+        case .category:
+            return OrderStatsShape(labels: "p.category, NULL, NULL, o.currency", sums: lineSums, from: linesFrom,
+                                   group: "p.category, o.currency")
+        case .product:
+            return OrderStatsShape(labels: "coalesce(p.sku, max(l.sku)), l.product_id, coalesce(p.title, max(l.title)), o.currency",
+                                   sums: lineSums, from: linesFrom,
+                                   group: "l.product_id, CASE WHEN l.product_id IS NULL THEN l.sku END, o.currency")
+        case .status:
+            return OrderStatsShape(labels: "o.status, NULL, NULL, o.currency", sums: orderSums, from: "orders o", group: "o.status, o.currency")
+        case .day, .week, .month:
+            let day = "substr(o.created_at, 1, 10)"
+            return OrderStatsShape(labels: "\(day), NULL, NULL, o.currency", sums: orderSums, from: "orders o", group: "\(day), o.currency")
+        }
+    }
+
+    /// ` WHERE …` over `sales_days` for the query's days and status.
+    static func daysWhere(_ query: OrderStatsQuery) -> (String, StatementArguments) {
+        var conditions = ["orders > 0"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if !query.countsCancelled { conditions.append("status <> 'cancelled'") }
+        if let status = query.filter.status { conditions.append("status = ?"); arguments.append(status.rawValue) }
+        if let since = query.filter.since { conditions.append("day >= ?"); arguments.append(since) }
+        if let until = query.filter.until { conditions.append("day <= ?"); arguments.append(until) }
+        return (" WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments))
+    }
+
+    /// ` WHERE …` over the orders (`o`) for the query's filter, without cancelled orders unless they count.
+    static func ordersWhere(_ db: Database, _ query: OrderStatsQuery) throws -> (String, StatementArguments) {
+        var (where_, arguments) = try whereClause(db, query.filter)
+        if !query.countsCancelled { where_ += (where_.isEmpty ? " WHERE " : " AND ") + "o.status <> 'cancelled'" }
+        return (where_, arguments)
     }
 
     /// An order-level group's figures: orders, units, gross, net.
@@ -156,7 +155,7 @@ struct SQLiteOrderService: OrderService {
         count(DISTINCT l.order_id), sum(l.quantity), sum(l.unit_price_minor * l.quantity),
         sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)
         """
-    static let linesFrom = " FROM order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
+    static let linesFrom = "order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
 
     // MARK: - Shared SQL (checkout reads its new order back through this)
 
