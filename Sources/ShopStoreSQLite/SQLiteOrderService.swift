@@ -155,7 +155,10 @@ struct SQLiteOrderService: OrderService {
         count(DISTINCT l.order_id), sum(l.quantity), sum(l.unit_price_minor * l.quantity),
         sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)
         """
-    static let linesFrom = "order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
+    /// The orders first (`CROSS JOIN` fixes SQLite's join order): a window of days is a range of
+    /// `orders_by_created`, then each order's lines by its key. Left to itself the planner walked
+    /// every line in product order to spare a sort: 25 s instead of 1.4 s for 30 days of 5M orders.
+    static let linesFrom = "orders o CROSS JOIN order_lines l ON l.order_id = o.id LEFT JOIN products p ON p.id = l.product_id"
 
     // MARK: - Shared SQL (checkout reads its new order back through this)
 
