@@ -6,14 +6,16 @@
 /// What a table's chart shows, and how much room the table and the chart may take together.
 public struct ReportChart: Sendable {
     /// One value per row, in the rows' order (e.g. net sales in minor units).
-    public var values: [Int64]
+    public let values: [Int64]
+    /// The largest value (what a full bar means).
+    let maximum: Int64
     /// The bars' header: what they measure (`net USD`).
-    public var caption: String
+    public let caption: String
     /// The periods' labels, one per row, when the rows are periods of time in order: then a
     /// sparkline of the values follows the table. nil for other groupings.
-    public var periods: [String]?
+    public let periods: [String]?
     /// The terminal's width: the table and its bars never take more.
-    public var width: Int
+    public let width: Int
 
     /// Below this many columns there is no chart.
     public static let minimumWidth = 40
@@ -24,23 +26,21 @@ public struct ReportChart: Sendable {
 
     public init(values: [Int64], caption: String, periods: [String]? = nil, width: Int) {
         self.values = values
+        self.maximum = values.max() ?? 0
         self.caption = caption
         self.periods = periods
         self.width = width
     }
 
-    /// The largest value (what a full bar means).
-    var maximum: Int64 { values.max() ?? 0 }
-
     /// `net USD  2025-12 ▁▂▃▅▇█▆ 2026-11`, at most `width` columns: one character per period, or
     /// per run of adjacent periods added up when they are more than the room. nil without periods,
     /// with fewer than two, or when even eight characters would not fit.
-    func sparklineLine(width: Int) -> String? {
+    var sparklineLine: String? {
         guard let periods, periods.count >= 2, periods.count == values.count,
               let first = periods.first, let last = periods.last else { return nil }
         let head = TerminalEscaping.escape(caption) + "  " + TerminalEscaping.escape(first) + " "
         let tail = " " + TerminalEscaping.escape(last)
-        let room = min(width, self.width) - DisplayWidth.of(head) - DisplayWidth.of(tail)
+        let room = width - DisplayWidth.of(head) - DisplayWidth.of(tail)
         guard room >= 8 else { return nil }
         let perCharacter = (values.count + room - 1) / room
         var sums: [Int64] = []

@@ -26,8 +26,6 @@ final class TableWriter: RowWriter {
     private let chart: ReportChart?
     /// The width of the bars once the table is sized; nil when the chart was dropped.
     private var barWidth: Int?
-    /// The table's width beside the bars.
-    private var tableWidth = 0
 
     /// How rows are written once the columns are sized.
     private enum Layout {
@@ -68,7 +66,8 @@ final class TableWriter: RowWriter {
 
     func finish() throws -> Int {
         if layout == nil && !pending.isEmpty { try startStreaming() }
-        if let chart, let barWidth, let line = chart.sparklineLine(width: barWidth + tableWidth + TableLayout.gap) {
+        // The table and its bars fill the chart's width: the sparkline keeps to it too.
+        if let chart, barWidth != nil, let line = chart.sparklineLine {
             sink.write((options.color ? ANSI.dim + line + ANSI.reset : line) + "\n")
         }
         try sink.flush()
@@ -102,7 +101,6 @@ final class TableWriter: RowWriter {
                    chart.width - table.totalWidth - TableLayout.gap >= ReportChart.minimumBar {
                     fitted = table
                     barWidth = chart.width - table.totalWidth - TableLayout.gap
-                    tableWidth = table.totalWidth
                 }
             }
         }
