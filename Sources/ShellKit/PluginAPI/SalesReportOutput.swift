@@ -22,12 +22,10 @@ public struct DayRangeOptions: ParsableArguments, Sendable {
 
     /// The days meant on `today` (`YYYY-MM-DD`), checked in order.
     public func days(today: CalendarDay) throws(ShopError) -> (since: String?, until: String?) {
-        let first = try since.map { text throws(ShopError) in try ReportPeriod.since(text, today: today) }
-        let last = try until.map { text throws(ShopError) in try ReportPeriod.until(text, today: today) }
-        if let first, let last, first > last {
-            throw .invalidInput("--since \(first) is after --until \(last)")
-        }
-        return (first?.description, last?.description)
+        let first = try since.map { text throws(ShopError) in try ReportPeriod.since(text, today: today).description }
+        let last = try until.map { text throws(ShopError) in try ReportPeriod.until(text, today: today).description }
+        try OrderFilter.check(since: (first, "--since"), until: (last, "--until"))
+        return (first, last)
     }
 }
 
