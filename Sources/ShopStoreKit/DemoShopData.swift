@@ -61,7 +61,7 @@ public struct DemoShopData: Sendable {
         for line in baskets { try seeder.addBasketLine(user: line.userID, product: line.productID, quantity: line.quantity) }
         for currency in currencies { try seeder.addCurrency(currency) }
         for rate in rates { try seeder.addRate(rate) }
-        let orders = withHistory ? try history.write(into: seeder, today: try Self.day(of: seeder.now)) : 0
+        let orders = withHistory ? try history.write(into: seeder, today: try seeder.today()) : 0
         try seeder.setNote("base_currency", "USD")
         try seeder.setNote("demo", "1")
         return DemoShopSummary(products: products.count, users: users.count, baskets: Set(baskets.map(\.userID)).count,
@@ -80,14 +80,6 @@ public struct DemoShopData: Sendable {
 
     /// The demo history's seed: the same on every machine and store.
     static let historySeed: UInt64 = 2_026
-
-    /// The day of a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
-    static func day(of timestamp: String) throws(ShopError) -> CalendarDay {
-        guard let day = CalendarDay(iso: String(timestamp.prefix(10))) else {
-            throw .invalidInput("the seed's time \(timestamp.quotedForMessage()) has no day")
-        }
-        return day
-    }
 
     struct DemoUser {
         var id: Int64

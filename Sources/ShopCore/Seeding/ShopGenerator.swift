@@ -23,9 +23,7 @@ public enum ShopGenerator {
         guard (orders ?? 0) >= 0, (orders ?? 0) <= 50_000_000 else {
             throw ShopError.invalidInput("a generated shop has 0 to 50000000 orders")
         }
-        guard let today = CalendarDay(iso: String(seeder.now.prefix(10))) else {
-            throw ShopError.invalidInput("the seed's time \(seeder.now.quotedForMessage()) has no day")
-        }
+        let today = try seeder.today()
         var random = SplitMix64(seed: seed)
         var summary = GeneratedShop(products: products, users: users, basketLines: 0, favorites: 0, orders: 0)
         for id in 1...products {

@@ -57,3 +57,13 @@ public protocol ShopSeeder {
     /// A note about the store (`demo`, `generated_seed`).
     func setNote(_ key: String, _ value: String) throws
 }
+
+extension ShopSeeder {
+    /// The day of `now`: an order history ends the day before it.
+    public func today() throws(ShopError) -> CalendarDay {
+        guard let day = CalendarDay(iso: String(now.prefix(10))) else {
+            throw .invalidInput("the seed's time \(now.quotedForMessage()) has no day")
+        }
+        return day
+    }
+}
