@@ -23,13 +23,12 @@ public enum ReportPeriod {
     /// order; nil when there would be more than `limit`.
     public static func labels(from first: CalendarDay, through last: CalendarDay, by grouping: OrderStatsGrouping,
                               limit: Int = 10_000) -> [String]? {
-        guard first <= last else { return [] }
         var labels: [String] = []
-        var day = first
-        while day <= last {
-            labels.append(label(of: day, by: grouping))
-            guard labels.count <= limit, let next = start(after: day, by: grouping) else { return labels.count <= limit ? labels : nil }
-            day = next
+        var day: CalendarDay? = first
+        while let current = day, current <= last {
+            guard labels.count < limit else { return nil }
+            labels.append(label(of: current, by: grouping))
+            day = start(after: current, by: grouping)
         }
         return labels
     }
