@@ -91,9 +91,10 @@ struct PostgresOrderService: OrderService {
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try await database.read("counting orders") { connection in
-            let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
-            let statement = fromDays ? Self.daysQuery(grouping, query, parts: parts, tail: tail)
-                                     : parts.statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
+            let statement = fromDays
+                ? Self.daysQuery(grouping, query, tail: tail)
+                : try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
+                    .statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
             var stats: [OrderStatsRow] = []
             for try await row in try await connection.query(statement, logger: database.logger)
                 .decode((String?, Int64?, String?, String, Int64, Int64, Int64, Int64, Int).self) {
@@ -107,16 +108,16 @@ struct PostgresOrderService: OrderService {
     }
 
     /// Days or statuses from `sales_days`, for the query's days and status.
-    static func daysQuery(_ grouping: OrderStatsGrouping, _ query: OrderStatsQuery, parts: FilterParts, tail: String) -> PostgresQuery {
+    static func daysQuery(_ grouping: OrderStatsGrouping, _ query: OrderStatsQuery, tail: String) -> PostgresQuery {
         let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
-        let since = query.filter.since, until = query.filter.until
+        let status = query.filter.status?.rawValue, since = query.filter.since, until = query.filter.until
         return """
             SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
                 SELECT \(unescaped: key), NULL::bigint, NULL::text, currency, sum(orders)::bigint, sum(items)::bigint,
                        sum(gross)::bigint, sum(net)::bigint
                 FROM sales_days
                 WHERE orders > 0 AND (\(query.countsCancelled) OR status <> 'cancelled')
-                  AND (\(parts.status)::text IS NULL OR status = \(parts.status))
+                  AND (\(status)::text IS NULL OR status = \(status))
                   AND (\(since)::date IS NULL OR day >= \(since)::date)
                   AND (\(until)::date IS NULL OR day <= \(until)::date)
                 GROUP BY 1, 4 \(unescaped: tail)) g
