@@ -35,3 +35,12 @@ public enum ShopError: Error, Equatable, Sendable, CustomStringConvertible {
         return false
     }
 }
+
+extension ShopError {
+    /// A sum a store computes (a report's figures) that passes 64-bit integers: SQLite's "integer
+    /// overflow", PostgreSQL's SQLSTATE 22003. ShopCore's limits keep each order far below that;
+    /// many orders at those limits may add up past it.
+    public static func sumTooLarge(doing what: String) -> ShopError {
+        .invalidInput("a sum is too large for 64-bit integers, \(what): narrow it (--since, --until, --status, --user); nothing was changed")
+    }
+}

@@ -112,12 +112,20 @@ enum PostgresErrors {
     /// row too large) too large to keep; the server's own message goes with it (shown escaped, as
     /// every error is), its SQLSTATE never. ShopCore's rules refuse such input before it gets here.
     static func refusedByServer(state: String, message: String, doing what: String) -> ShopError {
+        if state == "22003" { return .sumTooLarge(doing: what) }
         switch state.prefix(2) {
         case "22": return .invalidInput("the PostgreSQL server refused a value, \(what): \(message)")
         case "23": return .conflict("the PostgreSQL server refused it, \(what): \(message)")
         case "54": return .invalidInput("too large for the PostgreSQL server to keep, \(what); nothing was changed")
         default: return .storage("the PostgreSQL server refused it, \(what): \(message)")
         }
+    }
+
+    /// What `host` did when a connection was tried, as a clause: `127.0.0.1:5432 refused the
+    /// connection`, or `h2:5433: timed out`.
+    static func hostFailure(_ host: String, _ error: any Error) -> String {
+        let why = connectFailure(error)
+        return why == "connection refused" ? "\(host) refused the connection" : "\(host): \(why)"
     }
 
     /// Why a connection to one host failed, in a few words (for a line that names every host).

@@ -151,7 +151,7 @@ struct PostgresOrderService: OrderService {
     /// line's discount rounded once, half away from zero, as checkout rounds it.
     static let lineSums = """
         count(DISTINCT l.order_id), sum(l.quantity)::bigint, sum(l.unit_price_minor * l.quantity)::bigint,
-        sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)::bigint
+        sum(\(LineTotalSQL.orderLine("l")))::bigint
         """
     static let linesFrom = "order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
 

@@ -10,6 +10,7 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// Gathers a seed's rows, table by table, in COPY's text format.
 final class PostgresSeeder: ShopSeeder {
@@ -152,7 +153,7 @@ final class PostgresSeeder: ShopSeeder {
             try await connection.query("""
                 UPDATE orders SET total_minor = t.total, discounted_total_minor = t.discounted, items = t.items
                 FROM (SELECT order_id, sum(unit_price_minor * quantity) AS total, sum(quantity) AS items,
-                             sum((unit_price_minor * quantity * (10000 - discount_hundredths) + 5000) / 10000) AS discounted
+                             sum(\(unescaped: LineTotalSQL.orderLine())) AS discounted
                       FROM order_lines GROUP BY order_id) t
                 WHERE t.order_id = orders.id
                 """, logger: logger)

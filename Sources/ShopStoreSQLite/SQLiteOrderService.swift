@@ -153,7 +153,7 @@ struct SQLiteOrderService: OrderService {
     /// line's discount rounded once, half away from zero, as checkout rounds it (Money.discounted).
     static let lineSums = """
         count(DISTINCT l.order_id), sum(l.quantity), sum(l.unit_price_minor * l.quantity),
-        sum((l.unit_price_minor * l.quantity * (10000 - l.discount_hundredths) + 5000) / 10000)
+        sum(\(LineTotalSQL.orderLine("l")))
         """
     /// The orders first (`CROSS JOIN` fixes SQLite's join order): a window of days is a range of
     /// `orders_by_created`, then each order's lines by its key. Left to itself the planner walked

@@ -61,7 +61,7 @@ struct SQLiteSeeder: ShopSeeder {
         try db.cachedStatement(sql: """
             UPDATE orders SET
                 total_minor = (SELECT coalesce(sum(unit_price_minor * quantity), 0) FROM order_lines WHERE order_id = orders.id),
-                discounted_total_minor = (SELECT coalesce(sum((unit_price_minor * quantity * (10000 - discount_hundredths) + 5000) / 10000), 0)
+                discounted_total_minor = (SELECT coalesce(sum(\(LineTotalSQL.orderLine())), 0)
                                           FROM order_lines WHERE order_id = orders.id)
             WHERE id = ?
             """).execute(arguments: [order.id])

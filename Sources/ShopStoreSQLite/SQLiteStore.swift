@@ -225,6 +225,7 @@ extension DatabaseQueue {
         case .SQLITE_READONLY: return readOnlyError
         case .SQLITE_BUSY: return ShopError.storage("the store is busy: another shopsh has held its write lock for more than 5 s; try again")
         case .SQLITE_FULL: return ShopError.storage("the disk holding the store is full; nothing was changed")
+        case .SQLITE_ERROR where databaseError.message == "integer overflow": return ShopError.sumTooLarge(doing: "adding up")
         default: return SQLiteStore.shopError(databaseError)
         }
     }

@@ -89,6 +89,11 @@ enum ContractData {
         return formatter.string(from: date.addingTimeInterval(Double(offset) * 86_400))
     }
 
+    /// A report row of `group` in USD with no figures yet.
+    static func salesFigures(_ group: String) -> OrderStatsRow {
+        OrderStatsRow(group: group, orders: 0, items: 0, gross: usd(0), net: usd(0))
+    }
+
     /// The price after `discount`, rounded half away from zero to cents, computed with
     /// Foundation's `Decimal` (independently of `Money.discounted`).
     static func discounted(_ cents: Int64, times quantity: Int, by discount: Int) -> Int64 {

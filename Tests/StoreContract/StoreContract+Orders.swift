@@ -1,6 +1,7 @@
 // StoreContract+Orders: the orders' contract — the status machine (cancelling restocks), refused
 // moves that name the allowed ones, listings by user, status and day, and statistics.
 
+import Foundation
 import ShopCore
 import Testing
 
@@ -17,6 +18,7 @@ extension StoreContract {
             Case("bad date filters are refused", badDateFilters),
             Case("sales reports per period, status, category, product and customer", orderStats),
             Case("the sales days follow status changes and filters", salesDaysFollowChanges),
+            Case("report sums at the limits of ShopCore's ranges equal a Decimal recomputation", reportSumsAtLimits),
         ])
     }
 
@@ -232,5 +234,70 @@ extension StoreContract {
         _ = try await shop.users.deleteUser("ann")
         #expect(try await report(.day) == [figures(today.description, 1, 3, 2_250, 2_050)])
         #expect(try await report(.customer) == [figures("ann", 1, 3, 2_250, 2_050)])
+    }
+
+    /// Every grouping's sums with lines at the edges of ShopCore's ranges (prices up to
+    /// 1,000,000,000.00, 10,000 units a line, discounts of 0.01 % to 100 %) equal each line's total
+    /// recomputed with Foundation's Decimal: a line's gross times its discount passes 2^63 there, so
+    /// a store that multiplies before it divides overflows (or falls to floating point).
+    static func reportSumsAtLimits(_ shop: ShopServices) async throws {
+        var random = SystemRandomNumberGenerator()
+        let maxPrice = ProductLimits.maxPriceMinorUnits
+        let prices: [Int64] = [maxPrice, maxPrice - 1, 99_999_999_999, 1] + (0..<4).map { _ in Int64.random(in: 1...maxPrice, using: &random) }
+        let discounts: [Int] = [1, 3_333, 9_999, 10_000, 0] + (0..<3).map { _ in Int.random(in: 0...10_000, using: &random) }
+        var products: [(sku: String, category: String, price: Int64, discount: Int)] = []
+        for (index, price) in prices.enumerated() {
+            let sku = "LIM-\(index)", category = index.isMultiple(of: 2) ? "even" : "odd"
+            try await ContractData.addProduct(shop, sku: sku, category: category, price: price, discount: discounts[index],
+                                              stock: ProductLimits.maxStock)
+            products.append((sku, category, price, discounts[index]))
+        }
+        try await ContractData.addUser(shop, "ann")
+        try await ContractData.addUser(shop, "bob")
+        // Every product twice, in orders of three or so lines, the first at the most units a line may hold.
+        var sold: [(customer: String, order: Int64, sku: String, category: String, gross: Int64, net: Int64, units: Int64)] = []
+        var today: CalendarDay?
+        for round in 0..<2 {
+            for start in stride(from: 0, to: products.count, by: 3) {
+                let customer = (start / 3 + round).isMultiple(of: 2) ? "ann" : "bob"
+                let lines = products[start..<min(start + 3, products.count)].enumerated().map { offset, product in
+                    (product, offset == 0 && round == 0 ? BasketLimits.maxQuantity : Int.random(in: 1...BasketLimits.maxQuantity, using: &random))
+                }
+                let order = try await ContractData.placeOrder(shop, customer, lines.map { ($0.0.sku, $0.1) })
+                today = CalendarDay(iso: String(order.createdAt.prefix(10)))
+                for (product, units) in lines {
+                    sold.append((customer, order.id, product.sku, product.category, product.price * Int64(units),
+                                 ContractData.discounted(product.price, times: units, by: product.discount), Int64(units)))
+                }
+            }
+        }
+        let day = try #require(today)
+        /// The expected rows of a grouping: lines grouped by `key`, their figures added up.
+        func expected(_ key: (String, Int64, String, String) -> String) -> [String: OrderStatsRow] {
+            var rows: [String: OrderStatsRow] = [:]
+            for line in sold {
+                let group = key(line.customer, line.order, line.sku, line.category)
+                var row = rows[group] ?? ContractData.salesFigures(group)
+                row.items += line.units
+                row.gross = ContractData.usd(row.gross.minorUnits + line.gross)
+                row.net = ContractData.usd(row.net.minorUnits + line.net)
+                rows[group] = row
+            }
+            for group in rows.keys {
+                rows[group]?.orders = Int64(Set(sold.filter { key($0.customer, $0.order, $0.sku, $0.category) == group }.map(\.order)).count)
+            }
+            return rows
+        }
+        func actual(_ grouping: OrderStatsGrouping) async throws -> [String: OrderStatsRow] {
+            let rows = try await shop.orders.salesReport(OrderStatsQuery(grouping: grouping), today: day)
+            return Dictionary(uniqueKeysWithValues: rows.map { row in
+                (row.group ?? "", OrderStatsRow(group: row.group, orders: row.orders, items: row.items, gross: row.gross, net: row.net))
+            })
+        }
+        #expect(try await actual(.product) == expected { _, _, sku, _ in sku })
+        #expect(try await actual(.category) == expected { _, _, _, category in category })
+        #expect(try await actual(.customer) == expected { customer, _, _, _ in customer })
+        #expect(try await actual(.day) == expected { _, _, _, _ in day.description })
+        #expect(try await actual(.status) == expected { _, _, _, _ in "placed" })
     }
 }
