@@ -232,12 +232,13 @@ struct PostgresDatabase: Sendable {
     }
 
     /// Tells the server's audit triggers (PostgresServerRules) which command makes the changes that
-    /// follow in this transaction, and shopsh's word for them: two transaction-local settings.
+    /// follow in this transaction, and shopsh's word for them, through `shopsh_name_command`
+    /// (PostgresHardeningSchema: kept where only the store's owner writes, for this transaction).
     static func name(_ action: String?, on connection: PostgresConnection, logger: Logger) async throws {
         guard let action else { return }
         let command = AuditContext.current?.command ?? ""
         _ = try await connection.query("""
-            SELECT set_config('shopsh.command', \(command), true), set_config('shopsh.action', \(action), true)
+            SELECT shopsh_name_command(\(command), \(action))
             """, logger: logger).collect()
     }
 

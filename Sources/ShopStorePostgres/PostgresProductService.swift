@@ -157,7 +157,7 @@ struct PostgresProductService: ProductService {
         let stamp = database.clock.timestamp()
         let changed: Product?? = try await database.change(.adjustStock) { connection -> Product? in
             for try await row in try await connection.query("""
-                WITH named AS (SELECT set_config('shopsh.command', \(command), true), set_config('shopsh.action', 'stock', true),
+                WITH named AS (SELECT shopsh_name_command(\(command), 'stock'),
                                       CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
                                            THEN set_config('lock_timeout', \(database.oneCallLockWait), true) END),
                 c AS (SELECT \(Int64(amount))::bigint AS amount,

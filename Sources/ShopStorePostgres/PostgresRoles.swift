@@ -32,6 +32,13 @@ public enum PostgresRoles {
     /// Orders, their lines and the audit log are never written directly: only through the
     /// owner's functions and the server's triggers.
     static func privileges(of operation: ShopOperation) -> [Privilege] {
+        let changes = tablePrivileges(of: operation)
+        // Whoever may change something names the command doing it (PostgresHardeningSchema).
+        return changes.isEmpty ? [] : changes + [.execute("shopsh_name_command(TEXT, TEXT)")]
+    }
+
+    /// The tables and functions `operation` itself writes through.
+    private static func tablePrivileges(of operation: ShopOperation) -> [Privilege] {
         let lockBasket = Privilege.execute("shopsh_lock_basket(BIGINT)")
         switch operation {
         case .addToBasket: return [.on("basket_lines", "INSERT", "UPDATE"), lockBasket]

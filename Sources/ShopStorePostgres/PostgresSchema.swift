@@ -18,7 +18,7 @@ enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                              "currencies", "currency_rates", "audit_log", "order_stock",
-                             "operation_in_progress", "search_vocabulary", "sales_days"]
+                             "operation_in_progress", "search_vocabulary", "sales_days", "command_names"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked"]
@@ -159,6 +159,8 @@ enum PostgresSchema {
                           statements: PostgresSearchSchema.titleIndexStatements),
         PostgresMigration(version: 8, name: "v8: audit change sets; basket lines' last change", statements: PostgresAuditSchema.changeSetStatements),
         PostgresMigration(version: 9, name: "v9: orders' units; an index for sales reports", statements: PostgresSalesSchema.statements),
+        PostgresMigration(version: 10, name: "v10: basket times and command names only the server sets; no status move to NULL",
+                          statements: PostgresHardeningSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

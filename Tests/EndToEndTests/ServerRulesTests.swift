@@ -159,6 +159,92 @@ struct ServerRulesTests {
         #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
     }
 
+    /// Issue 32, 2: the server alone says when a basket line came and last changed — a support
+    /// login at psql dated a line 2001 (so `basket list --idle 3650d` listed it) and moved two
+    /// lines' times ten years back without an audit row.
+    @Test func aSupportLoginCannotDateBasketLinesAtPsql() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
+        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let empty = try ShopshSandbox.psql(admin, "SELECT min(id) FROM users WHERE id NOT IN (SELECT user_id FROM basket_lines)")
+        _ = try ShopshSandbox.psql(asSupport, "INSERT INTO basket_lines (user_id, product_id, quantity, added_at, changed_at) VALUES (\(empty), 7, 2, '2001-01-01', '2001-01-01')")
+        #expect(try ShopshSandbox.psql(admin, """
+            SELECT added_at > now() - interval '1 hour' AND changed_at = added_at FROM basket_lines WHERE user_id = \(empty)
+            """) == "t")
+        let idle = try sandbox.run(["--store", admin, "basket", "list", "--idle", "3650d", "--all", "-o", "json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: idle.stdoutData) as? [[String: Any]], "\(idle.stderr)")
+        #expect(listed.isEmpty, "\(listed)")
+
+        // An UPDATE of the times changes nothing, so there is nothing to audit.
+        let held = try ShopshSandbox.psql(admin, "SELECT min(user_id) FROM basket_lines WHERE user_id <> \(empty)")
+        let times = { try ShopshSandbox.psql(admin, "SELECT string_agg(product_id || ' ' || added_at || ' ' || changed_at, ',' ORDER BY product_id) FROM basket_lines WHERE user_id = \(held)") }
+        let before = try times(), logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
+        _ = try ShopshSandbox.psql(asSupport, "UPDATE basket_lines SET added_at = now() - interval '10 years', changed_at = now() - interval '10 years' WHERE user_id = \(held)")
+        #expect(try times() == before)
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
+        // A favourite's time is the server's too.
+        _ = try ShopshSandbox.psql(asSupport, "INSERT INTO favorites (user_id, product_id, added_at) VALUES (\(empty), 7, '2001-01-01')")
+        #expect(try ShopshSandbox.psql(admin, "SELECT added_at > now() - interval '1 hour' FROM favorites WHERE user_id = \(empty) AND product_id = 7") == "t")
+    }
+
+    /// Issue 32, 3: settings a client sets itself (`shopsh.action`, `shopsh.command`) made a
+    /// DELETE at psql read as a checkout in the audit log. A change nobody named through
+    /// shopsh_name_command shows its client, and no client names a checkout.
+    @Test func aClientsSettingsDoNotNameItsChangesInTheAuditLog() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
+        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let customers = try ShopshSandbox.psql(admin, "SELECT string_agg(user_id::text, ' ' ORDER BY user_id) FROM (SELECT DISTINCT user_id FROM basket_lines ORDER BY user_id LIMIT 2) u")
+            .split(separator: " ").map(String.init)
+        try #require(customers.count == 2, "two demo customers with baskets")
+        _ = try ShopshSandbox.psql(asSupport, """
+            BEGIN;
+            SELECT set_config('shopsh.action', 'checkout', true), set_config('shopsh.command', 'basket checkout emmaj', true);
+            DELETE FROM basket_lines WHERE user_id = \(customers[0]);
+            COMMIT;
+            """)
+        let rows = try auditRows(sandbox, admin, entity: "basket", id: customers[0])
+        #expect(!rows.isEmpty && rows.allSatisfy { $0["command"] as? String == "(outside shopsh: psql)" && $0["action"] as? String == "remove" },
+                "\(rows)")
+        // Naming the command as shopsh does names its text, never an action of the server's own operations.
+        _ = try ShopshSandbox.psql(asSupport, """
+            BEGIN;
+            SELECT shopsh_name_command('basket checkout emmaj', 'checkout');
+            DELETE FROM basket_lines WHERE user_id = \(customers[1]);
+            COMMIT;
+            """)
+        let named = try auditRows(sandbox, admin, entity: "basket", id: customers[1])
+        #expect(!named.isEmpty && named.allSatisfy { $0["action"] as? String == "remove" }, "\(named)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log WHERE action = 'checkout' AND entity <> 'order'") == "0")
+        // Nobody but the owner writes the names.
+        try TeamRolesTests.denied(asSupport, "INSERT INTO command_names (xact, command, action) VALUES (pg_current_xact_id(), 'x', 'checkout')")
+        // shopsh's own commands are still named.
+        let added = try sandbox.run(["--store", asSupport, "-c", "basket add \(customers[0]) 7 --qty 2"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let latest = try #require(try auditRows(sandbox, admin, entity: "basket", id: customers[0]).last)
+        #expect(latest["command"] as? String == "basket add \(customers[0]) 7 --qty 2" && latest["action"] as? String == "add", "\(latest)")
+    }
+
+    /// Issue 32, 7: `shopsh_set_order_status(id, NULL)` passed the status guard and the NOT NULL
+    /// error printed the whole row; it is refused as any move the machine does not allow.
+    @Test func aStatusMoveToNullIsRefusedLikeAnyOtherMove() throws {
+        let sandbox = try ShopshSandbox()
+        let admin = try sandbox.serverShop()
+        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
+        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let order = try ShopshSandbox.psql(admin, "SELECT min(id) FROM orders WHERE status = 'placed'")
+        let refused = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                     "SELECT shopsh_set_order_status(\(order), NULL)"])
+        #expect(refused.status != 0 && refused.errors.contains("an order moves only") && !refused.errors.contains("Failing row"),
+                "\(refused)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(order)") == "placed")
+    }
+
     @Test func aLoginWithNoShopshRoleIsToldWhichGrantItLacks() throws {
         let sandbox = try ShopshSandbox()
         let admin = try sandbox.serverShop()
