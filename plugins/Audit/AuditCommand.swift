@@ -59,7 +59,7 @@ extension AuditCommand {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            var filter = AuditFilter(operatorName: operatorName, changeSet: changeSet)
+            var filter = AuditFilter(operatorName: try SelectionText.check(operatorName, for: "--operator"), changeSet: changeSet)
             if let entity {
                 guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
                     throw ShopError.invalidInput("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
@@ -72,7 +72,7 @@ extension AuditCommand {
             if let first = filter.since, let last = filter.until, first > last {
                 throw ShopError.invalidInput("--since \(first) is after --until \(last)")
             }
-            if let id { filter.entityID = try await entityID(id, of: filter.entity, services: context.services) }
+            if let id = try SelectionText.check(id, for: "--id") { filter.entityID = try await entityID(id, of: filter.entity, services: context.services) }
             let page = try context.page(paging)
             try await context.list(columns: AuditRows.columns, tableView: AuditRows.tableView, options: output, page: page,
                                    emptyNote: "no audit entries match") { emit in

@@ -30,12 +30,15 @@ struct ProductFilterOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Only these ids and ranges, e.g. 1,2,5-9.", valueName: "ids"))
     var ids: String?
 
+    /// The filter; `extra` is `products search`'s words, which stand for `--search`.
     func filter(search extra: String? = nil) throws -> ProductFilter {
-        ProductFilter(category: category, search: extra ?? search,
+        ProductFilter(category: try SelectionText.check(category, for: "--category"),
+                      search: try extra.map { try SelectionText.check($0, for: "the text to search") }
+                          ?? SelectionText.check(search, for: "--search"),
                       minPrice: try minPrice.map { try Money.parse($0, currency: .usd) },
                       maxPrice: try maxPrice.map { try Money.parse($0, currency: .usd) },
-                      inStockOnly: inStock, brand: brand, stockBelow: stockBelow,
-                      ids: try ids.map { try ProductFilter.parseIDs($0) })
+                      inStockOnly: inStock, brand: try SelectionText.check(brand, for: "--brand"), stockBelow: stockBelow,
+                      ids: try SelectionText.check(ids, for: "--ids").map { try ProductFilter.parseIDs($0) })
     }
 
     /// Whether any filter is given (a bulk change needs one).

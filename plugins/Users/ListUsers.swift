@@ -25,7 +25,8 @@ extension UsersCommand {
 
         func run(in context: CommandContext) async throws {
             let filter = UserFilter(role: try role.map { try UserRows.role($0) },
-                                    status: try status.map { try UserRows.status($0) }, search: search)
+                                    status: try status.map { try UserRows.status($0) },
+                                    search: try SelectionText.check(search, for: "--search"))
             let page = try context.page(paging)
             try await context.list(columns: UserRows.columns, defaultFields: UserRows.listingFields, tableView: UserRows.tableView,
                                    options: output,

@@ -31,6 +31,25 @@ public enum LineParser {
     ///   a `|` or `>` without a command or file, text after the redirect's file name, a
     ///   redirect followed by a pipe, or a file-descriptor redirect such as `2>`.
     public static func parse(_ line: String) throws(ShopError) -> ParsedLine {
+        let parsed = try split(line)
+        try refuseNUL(parsed)
+        return parsed
+    }
+
+    /// No command takes a NUL: SQLite would cut the text at it and PostgreSQL refuses it, so a
+    /// NUL anywhere but in a comment is refused here, once, the same on every store.
+    private static func refuseNUL(_ parsed: ParsedLine) throws(ShopError) {
+        let hasNUL = { (text: String) in text.utf8.contains(0) }
+        if let index = parsed.words.firstIndex(where: hasNUL) {
+            let what = index == 0 ? "the command name" : "word \(index + 1) of the line"
+            throw .usage("\(what) holds a NUL byte (\\0), which no command takes")
+        }
+        if let path = parsed.redirect?.path, hasNUL(path) { throw .usage("the file name after > holds a NUL byte, which no file name may") }
+        if let pipe = parsed.pipeCommand, hasNUL(pipe) { throw .usage("the command after | holds a NUL byte, which no command takes") }
+    }
+
+    /// The words, pipe and redirect of `line` (see `parse`).
+    private static func split(_ line: String) throws(ShopError) -> ParsedLine {
         var scanner = Scanner(line)
         var words: [String] = []
         var redirect: Redirect?
