@@ -132,7 +132,7 @@ actor PostgresConnections {
                 leased = try await connect(to: host)
             } catch {
                 if choice.hosts.count == 1 { throw error }
-                skipped.append("\(host): \(PostgresErrors.connectFailure(error))")
+                skipped.append(PostgresErrors.hostFailure(host.description, error))
                 continue
             }
             let state = PostgresServerChoice.ServerState(inRecovery: leased.greeting.inRecovery,
@@ -236,7 +236,7 @@ actor PostgresConnections {
     /// tries the hosts again every `pause` until one is what the session asks for or `deadline`
     /// passes (then the last attempt's error is thrown), or the operator interrupts. The new
     /// connection is kept for the next call; the operator is told where it went.
-    func reconnect(until deadline: ContinuousClock.Instant, interrupted: @Sendable () -> Bool,
+    func reconnect(until deadline: ContinuousClock.Instant, failed: @Sendable (String) -> Void = { _ in },
                    pause: Duration = .milliseconds(100)) async throws {
         reconnecting = true
         let stale = idle
@@ -256,10 +256,30 @@ actor PostgresConnections {
                 }
                 return
             } catch {
-                if interrupted() { throw ShopError.interrupted }
+                // Cancelled: the operator pressed Ctrl-C, and PostgresServerWait says so.
+                try Task.checkCancellation()
+                failed(failure(error))
                 if ContinuousClock.now + pause >= deadline { throw error }
                 try await Task.sleep(for: pause)
             }
+        }
+    }
+
+    /// Why `error`, from `connect()`, left no connection, host by host (a wait's line).
+    func failure(_ error: any Error) -> String {
+        if let none = PostgresErrors.innermost(error) as? NoServer { return none.skipped.joined(separator: "; ") }
+        guard choice.hosts.count == 1, let host = choice.hosts.first else { return PostgresErrors.connectFailure(error) }
+        return PostgresErrors.hostFailure(host.description, PostgresErrors.innermost(error))
+    }
+
+    /// What a wait for a server waits for: the kind the session asks for, or else the kind it was on.
+    var wanted: String {
+        switch choice.attributes {
+        case .readWrite, .primary: return "a primary"
+        case .standby: return "a standby"
+        case .readOnly: return "a read-only server"
+        case .preferStandby: return "a standby or the primary"
+        case .any: return serving.current.map { "a \($0.kind)" } ?? "a server"
         }
     }
 

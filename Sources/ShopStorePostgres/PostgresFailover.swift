@@ -15,6 +15,8 @@ struct PostgresFailover: Sendable {
     var timeout: Duration
     /// Whether the operator pressed Ctrl-C (a wait for a server ends then).
     var interrupted: @Sendable () -> Bool
+    /// Tells the operator something (a wait for a server that lasts, PostgresServerWait).
+    var notify: @Sendable (String) -> Void = { _ in }
 
     /// SQLSTATEs of a session the server ended: admin_shutdown, crash_shutdown, cannot_connect_now.
     static let sessionEndedStates: Set<String> = ["57P01", "57P02", "57P03"]
@@ -48,6 +50,7 @@ extension PostgresDatabase {
     func followingFailover<T>(_ attempt: () async throws -> T) async throws -> T {
         guard run == nil, failover.timeout > .zero else { return try await attempt() }
         var deadline: ContinuousClock.Instant?
+        var wait: PostgresServerWait?
         while true {
             do {
                 return try await attempt()
@@ -56,7 +59,14 @@ extension PostgresDatabase {
                 let until = deadline ?? ContinuousClock.now + failover.timeout
                 deadline = until
                 if ContinuousClock.now >= until { throw error }
-                try await connections.reconnect(until: until, interrupted: failover.interrupted)
+                let current = if let wait { wait } else {
+                    PostgresServerWait(timeout: failover.timeout, wanted: await connections.wanted,
+                                       reason: await connections.failure(error), interrupted: failover.interrupted,
+                                       notify: failover.notify)
+                }
+                wait = current
+                let connections = self.connections
+                try await current.run(until: until) { try await connections.reconnect(until: until, failed: current.failed) }
             }
         }
     }

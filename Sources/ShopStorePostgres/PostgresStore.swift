@@ -42,14 +42,14 @@ public final class PostgresStore: ShopStore {
     ///   - interrupted: whether the operator pressed Ctrl-C; a query running then is cancelled on the server.
     ///   - reconnectTimeout: how long a call whose connection was lost waits for a usable server
     ///     (the new primary after a failover) before it fails; zero: it fails at once.
-    ///   - notify: says a line to the operator (where the session went after a failover).
+    ///   - notify: says a line to the operator (where the session went after a failover; a wait for a server that lasts).
     public static func open(_ settings: PostgresConnectionString, environment: [String: String] = [:],
                             searchPath: String? = nil, migrate: Bool = true,
                             readOnly: Bool = false, clock: ShopClock = .system,
                             interrupted: @escaping @Sendable () -> Bool = { false },
                             reconnectTimeout: Duration = PostgresStore.defaultReconnectTimeout,
                             notify: @escaping @Sendable (String) -> Void = { _ in }) async throws(ShopError) -> PostgresStore {
-        let failover = PostgresFailover(timeout: reconnectTimeout, interrupted: interrupted)
+        let failover = PostgresFailover(timeout: reconnectTimeout, interrupted: interrupted, notify: notify)
         let store = PostgresStore(settings: settings, environment: environment, searchPath: searchPath, readOnly: readOnly,
                                   clock: clock, failover: failover, notify: notify)
         var found: PostgresIdentity.Found?

@@ -225,6 +225,33 @@ struct SharedShopTests {
         try terminal.waitFor { $0.contains("3,BEA-VEL-POW-003") }
     }
 
+    /// Issue 32, 6: with the server down a command at the prompt said nothing until the reconnect
+    /// timeout had passed, and Ctrl-C ended the wait only between attempts. After a second it says
+    /// what it waits for and why, and Ctrl-C ends it at once (long before the 60 s are up).
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func aWaitForAServerSaysWhatItWaitsForAndCtrlCEndsIt() throws {
+        let (cluster, terminal) = try shellOnItsOwnCluster(arguments: ["--reconnect-timeout", "60"])
+        defer { cluster.remove() }
+        let port = try #require(cluster.url.split(separator: ":").last?.split(separator: "/").first)
+
+        try cluster.script("pause")
+        try terminal.send("products show 2 -o csv --fields id,sku", "Enter")
+        let waiting = try terminal.waitFor { $0.contains("Ctrl-C stops") }
+        // The note may be wrapped to the pane: compare with every run of blanks as one space.
+        let said = waiting.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(said.contains("shopsh: waiting up to 60 s for a primary: 127.0.0.1:\(port) refused the connection; Ctrl-C stops"), "\(waiting)")
+        #expect(!waiting.contains("error:"), "\(waiting)")
+        try terminal.send("C-c")
+        let stopped = try terminal.waitFor { screen in screen.contains("error:") && terminal.promptIsBack(screen) }
+        let errors = stopped.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1 && errors[0].contains("interrupted"), "\(stopped)")
+        #expect(stopped.components(separatedBy: "Ctrl-C stops").count == 2, "said once: \(stopped)")
+
+        try cluster.script("resume")
+        try terminal.send("products show 3 -o csv --fields id,sku", "Enter")
+        try terminal.waitFor { $0.contains("3,BEA-VEL-POW-003") }
+    }
+
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
     func aCommandWaitsForAServerThatComesBackAndSaysWhereItReconnected() throws {
         let (cluster, terminal) = try shellOnItsOwnCluster()
