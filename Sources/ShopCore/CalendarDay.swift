@@ -23,9 +23,12 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Parses `text` as a day, or throws one line naming `what` (e.g. `--since`) and the problem.
-    public static func validate(_ text: String, for what: String) throws(ShopError) -> CalendarDay {
+    /// `typed`: the text is an option's value as typed, so a text not shaped like a day is a usage
+    /// error (exit status 2); a day that does not exist is refused (1) either way.
+    public static func validate(_ text: String, for what: String, typed: Bool = false) throws(ShopError) -> CalendarDay {
         switch parse(text) {
         case .day(let day): return day
+        case .malformed where typed: throw .usage("invalid date \"\(text)\" for \(what): expected YYYY-MM-DD, like 2024-05-31")
         case .malformed: throw .invalidInput("invalid date \"\(text)\" for \(what): expected YYYY-MM-DD, like 2024-05-31")
         case .noSuchDay: throw .invalidInput("invalid date \"\(text)\" for \(what): there is no such day (expected YYYY-MM-DD)")
         }

@@ -21,14 +21,21 @@ public struct ColumnStyle: Sendable, Equatable {
     public var fit: Fit
     /// Whether the value is an ISO 8601 timestamp, shown as its date (`2026-04-13`) in tables.
     public var isTimestamp: Bool
+    /// Whether a table shows the timestamp to the minute (`2026-11-26 21:54`) rather than as its
+    /// date: for columns about how long ago something happened (`basket list --idle 12h`).
+    public var showsMinutes = false
     /// Whether the value is a unit (a currency code), dimmed when colour is on.
     public var isUnit: Bool
 
     /// The style of the column `key`.
     public static func of(_ key: String) -> ColumnStyle {
         ColumnStyle(header: headers[key] ?? key.replacingUnderscores(), fit: fit(key),
-                    isTimestamp: key.hasSuffix("_at"), isUnit: key == "currency")
+                    isTimestamp: key.hasSuffix("_at") || minuteKeys.contains(key), showsMinutes: minuteKeys.contains(key),
+                    isUnit: key == "currency")
     }
+
+    /// Timestamps a table shows to the minute.
+    private static let minuteKeys: Set<String> = ["last_change"]
 
     private static let headers: [String: String] = [
         "discount_percentage": "disc %", "quantity": "qty", "total_quantity": "items", "unit_price": "unit price",
@@ -44,7 +51,7 @@ public struct ColumnStyle: Sendable, Equatable {
 
     private static func fit(_ key: String) -> Fit {
         if textKeys.contains(key) { return .text }
-        if fixedKeys.contains(key) || key.hasSuffix("_id") || key.hasSuffix("_at") { return .fixed }
+        if fixedKeys.contains(key) || minuteKeys.contains(key) || key.hasSuffix("_id") || key.hasSuffix("_at") { return .fixed }
         return .label
     }
 }

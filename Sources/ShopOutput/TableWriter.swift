@@ -193,11 +193,12 @@ final class TableWriter: RowWriter {
     }
 
     /// What a cell shows in a table: its plain text with control characters escaped; a
-    /// timestamp as its date.
+    /// timestamp as its date, or its date and minute (`2026-11-26 21:54`, UTC as stored).
     static func displayText(_ cell: Cell, style: ColumnStyle? = nil) -> String {
         let text = TerminalEscaping.escape(cell.plainText)
-        if style?.isTimestamp == true, text.utf8.count > 10, text.utf8.dropFirst(10).first == UInt8(ascii: "T") {
-            return String(text.prefix(10))
+        if let style, style.isTimestamp, text.utf8.count > 10, text.utf8.dropFirst(10).first == UInt8(ascii: "T") {
+            guard style.showsMinutes, text.utf8.count >= 16 else { return String(text.prefix(10)) }
+            return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
         }
         return text
     }

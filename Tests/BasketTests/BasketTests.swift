@@ -138,7 +138,7 @@ func cents(_ value: JSONValue?) throws -> Money {
     @Test func showJSONIsOneObjectWithLinesAndTotals() async throws {
         let shop = try await basketShell()
         let shown = try #require(try await shop.json("basket show emilys -o json") as? [String: Any])
-        #expect(shown["user"] as? String == "emilys")
+        #expect(shown["customer"] as? String == "emilys")
         #expect(shown["currency"] as? String == "USD")
         #expect((shown["total"] as? NSNumber)?.stringValue == "13037.88")
         #expect((shown["discounted_total"] as? NSNumber)?.stringValue == "11510.81")
@@ -153,7 +153,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(compact.contains("\"lines\":[{\"sku\":\"MOT-GEN-GEN-113\",\"quantity\":3},"))
 
         let totals = try #require(try await shop.json("basket total emilys -o json") as? [String: Any])
-        #expect(Set(totals.keys) == ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "currency"])
+        #expect(Set(totals.keys) == ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "currency"])
         #expect(totals["lines"] as? Int == 4)
 
         // An empty basket is a normal answer.
@@ -200,7 +200,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         #expect(await shop.run("basket set michaelw 1 2").outcome == .success)   // an explicit USER still wins
         #expect(try await shop.quantity(2, 1) == 2)
         let totals = try #require(try await shop.json("basket total -o json") as? [String: Any])
-        #expect(totals["user"] as? String == "emilys")
+        #expect(totals["customer"] as? String == "emilys")
     }
 
     @Test func badQuantitiesAndReferencesChangeNothing() async throws {
@@ -294,7 +294,7 @@ func cents(_ value: JSONValue?) throws -> Money {
         for line in basket.lines { stockBefore[line.productID] = try await shop.services.products.product(String(line.productID)).stock }
 
         let placed = try #require(try await shop.json("basket checkout emilys -o json") as? [String: Any])
-        let orderID = try #require(placed["order_id"] as? Int)
+        let orderID = try #require(placed["id"] as? Int)
         #expect(placed["status"] as? String == "placed")
         #expect((placed["discounted_total"] as? NSNumber)?.stringValue == "11510.81")
 

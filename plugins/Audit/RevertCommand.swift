@@ -14,7 +14,7 @@ extension AuditCommand {
         static let configuration = CommandConfiguration(
             abstract: "Undo a recorded change, or a whole change set.",
             discussion: """
-                Product updates and basket changes can be undone; a revert is refused in one line \
+                Product updates, stock changes and basket changes can be undone; a revert is refused in one line \
                 for what cannot be (a password, a checkout: cancel the order instead, an order's \
                 status, a rates import). The entity must still be as the change left it (--force \
                 reverts anyway). The revert is shown first (entity, id, field, now, after the revert), \
@@ -94,7 +94,7 @@ extension AuditCommand {
             let baskets = context.services.baskets
             let basket = try await baskets.basket(String(userID))
             let current = basket.lines.first { $0.productID == productID }?.quantity
-            try AuditRevert.checkBasketLine(current: current, recorded: recorded, user: basket.user.username, productID: productID,
+            try AuditRevert.checkBasketLine(current: current, recorded: recorded, restore: restore, user: basket.user.username, productID: productID,
                                             row: entry.id, force: force)
             guard current != restore else { return context.note("nothing to revert: #\(entry.id) is already undone") }
             func units(_ quantity: Int?) -> String { quantity.map(String.init) ?? "none" }

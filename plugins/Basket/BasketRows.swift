@@ -30,7 +30,7 @@ enum BasketRows {
 
     /// `basket total`: who, how many lines and items, and the two totals.
     static func totalsColumns(_ display: MoneyDisplay) -> [Column] {
-        ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "currency"].map(Column.init)
+        ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "currency"].map(Column.init)
             + display.extraColumns
     }
 
@@ -42,7 +42,7 @@ enum BasketRows {
 
     /// `basket list`: the totals of each basket and its last change.
     static func listColumns(_ display: MoneyDisplay) -> [Column] {
-        ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "currency", "last_change"].map(Column.init)
+        ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "currency", "last_change"].map(Column.init)
             + display.extraColumns
     }
 
@@ -53,13 +53,13 @@ enum BasketRows {
     }
 
     /// Fields `basket list --sort` takes.
-    static let listSortFields = ["user_id", "user", "lines", "total_quantity", "total", "discounted_total", "last_change"]
+    static let listSortFields = ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "last_change"]
 
     /// -1, 0 or 1: how two baskets compare by one of `listSortFields`.
     static func compare(_ left: BasketSummary, _ right: BasketSummary, by field: String) -> Int {
         func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }
         switch field {
-        case "user": return order(left.username.lowercased(), right.username.lowercased())
+        case "customer": return order(left.username.lowercased(), right.username.lowercased())
         case "lines": return order(left.lines, right.lines)
         case "total_quantity": return order(left.items, right.items)
         case "total": return order(left.total.minorUnits, right.total.minorUnits)
@@ -93,7 +93,7 @@ enum BasketRows {
     // MARK: - The order a checkout placed
 
     static func orderColumns(_ display: MoneyDisplay) -> [Column] {
-        ["order_id", "user_id", "user", "status", "lines", "total_quantity", "total", "discounted_total", "currency",
+        ["id", "user_id", "customer", "status", "lines", "total_quantity", "total", "discounted_total", "currency",
          "created_at"].map(Column.init) + display.extraColumns
     }
 

@@ -37,7 +37,7 @@ struct OrderFilterOptions: ParsableArguments {
     /// The filter, with its days resolved on `today` and checked under the flags' names.
     func filter(today: CalendarDay) throws(ShopError) -> OrderFilter {
         let (since, until) = try days.days(today: today)
-        return OrderFilter(user: user, status: try status.map { text throws(ShopError) in try parseStatus(text) },
+        return OrderFilter(user: try SelectionText.check(user, for: "--user"), status: try status.map { text throws(ShopError) in try parseStatus(text) },
                            since: since, until: until)
     }
 }
@@ -143,7 +143,13 @@ extension OrdersCommand {
     struct Stats: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Sales per day, week, month, status, category, product or customer, with a chart.",
             discussion: """
-                Columns: orders, items (units), gross (before discounts), discounts, net (as paid), average order                 value (net over orders) and currency; products and categories count the orders holding their lines.                 Cancelled orders are no sales: they are left out unless --by status or --status asks for them.                 Days are UTC; weeks start on Monday and are named by it; months are YYYY-MM. Periods come in time                 order, the empty ones too; other groups best first by net sales. In a table a bar beside each row                 shows net sales (scaled to the terminal; dropped when it is narrower than 40 columns, or with                 --no-chart), and under periods a sparkline; json, ndjson, csv and tsv carry the figures alone.
+                Columns: orders, items (units), gross (before discounts), discounts, net (as paid), average order \
+                value (net over orders) and currency; products and categories count the orders holding their lines. \
+                Cancelled orders are no sales: they are left out unless --by status or --status asks for them. \
+                Days are UTC; weeks start on Monday and are named by it; months are YYYY-MM. Periods come in time \
+                order, the empty ones too; other groups best first by net sales. In a table a bar beside each row \
+                shows net sales (scaled to the terminal; dropped when it is narrower than 40 columns, or with \
+                --no-chart), and under periods a sparkline; json, ndjson, csv and tsv carry the figures alone.
                 """)
 
         @Option(help: ArgumentHelp("Group by \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: ", ")) (default day).",
@@ -151,7 +157,7 @@ extension OrdersCommand {
                 completion: .list(OrderStatsGrouping.allCases.map(\.rawValue)))
         var by: String = OrderStatsGrouping.day.rawValue
 
-        @Option(help: ArgumentHelp("Only the best N groups by net sales (periods too: the N best days, weeks or months).", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only the best N groups by net sales (periods too: the N best days, weeks or months).", valueName: "N"))
         var top: Int?
 
         @OptionGroup var filters: OrderFilterOptions

@@ -116,7 +116,8 @@ extension ProductsCommand {
 
         func run(in context: CommandContext) async throws {
             var product = words.first, change = Array(words.dropFirst())
-            if selection.selectsSome, let first = product, change.isEmpty, ["+", "-", "="].contains(first.first) {
+            // A lone +N, -N or =N is the change, never a product (no id starts so; Int64("+1") is 1).
+            if let first = product, change.isEmpty, ["+", "-", "="].contains(first.first) {
                 change = [first]
                 product = nil
             }

@@ -128,7 +128,7 @@ public struct TopOptions: ParsableArguments, Sendable {
             completion: .list(["revenue", "units"]))
     public var by = "revenue"
 
-    @Option(help: ArgumentHelp("How many to show (default 10).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many to show (default 10).", valueName: "N"))
     public var top = 10
 
     @OptionGroup public var days: DayRangeOptions

@@ -28,7 +28,7 @@ public enum AuditRevert {
     public static func step(for entry: AuditEntry) throws(ShopError) -> Step {
         let row = "#\(entry.id)"
         switch (entry.entity, entry.action) {
-        case ("product", "update"):
+        case ("product", "update"), ("product", "stock"):
             guard let id = Int64(entry.entityID), let before = entry.before, let after = entry.after else { break }
             if let field = after.fieldNames.first(where: { !restorableProductFields.contains($0) }) {
                 throw .invalidInput("\(row) changed product \(id)'s \(field), which a revert cannot set back")
@@ -53,7 +53,7 @@ public enum AuditRevert {
         default:
             break
         }
-        throw .invalidInput("\(row) (\(entry.entity) \(entry.action)) cannot be reverted yet: only product updates and basket changes can")
+        throw .invalidInput("\(row) (\(entry.entity) \(entry.action)) cannot be reverted yet: only product updates, stock changes and basket changes can")
     }
 
     /// The plan that gives product `current` its `restore` fields back. Unless `force`, each field
@@ -61,6 +61,10 @@ public enum AuditRevert {
     public static func productPlan(_ current: Product, recorded: AuditFields, restore: AuditFields, row: Int64,
                                    force: Bool) throws(ShopError) -> ProductChangePlan {
         let now = AuditChange.fields(current)
+        // Already as before the row (undone, or set back since): nothing to do, and no conflict.
+        if restore.fieldNames.allSatisfy({ now[$0] == restore[$0] }) {
+            return ProductChangePlan(before: current, changes: ProductChanges())
+        }
         if !force, let field = recorded.fieldNames.first(where: { now[$0] != recorded[$0] }) {
             throw .conflict("product \(current.id) (\(current.sku)) changed since #\(row): its \(field) is \((now[field] ?? .null).summary), #\(row) left \((recorded[field] ?? .null).summary); nothing was changed (--force reverts anyway)")
         }
@@ -89,9 +93,10 @@ public enum AuditRevert {
     }
 
     /// Checks that customer's line is as the row left it (`recorded`, nil: no line), unless `force`.
-    public static func checkBasketLine(current: Int?, recorded: Int?, user: String, productID: Int64, row: Int64,
+    public static func checkBasketLine(current: Int?, recorded: Int?, restore: Int?, user: String, productID: Int64, row: Int64,
                                        force: Bool) throws(ShopError) {
-        guard !force, current != recorded else { return }
+        // Already as before the row (undone, or set back since): the caller says so; no conflict.
+        guard !force, current != recorded, current != restore else { return }
         func units(_ quantity: Int?) -> String { quantity.map { "\($0)" } ?? "no line" }
         throw .conflict("the basket of \(user) changed since #\(row): it holds \(units(current)) of product \(productID), #\(row) left \(units(recorded)); nothing was changed (--force reverts anyway)")
     }

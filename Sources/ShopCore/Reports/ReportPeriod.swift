@@ -97,9 +97,9 @@ public enum ReportPeriod {
         }
         // What starts like a date is judged as one (`2024-5-1`: expected YYYY-MM-DD).
         guard let first = text.first, first.isASCII, first.isNumber, text.contains("-") else {
-            throw .invalidInput("invalid \(option) \(text.quotedForMessage()): expected a day (YYYY-MM-DD, today, yesterday), a window (7d, 12w) or a period (this-week, last-week, this-month, last-month)")
+            throw .usage("invalid \(option) \(text.quotedForMessage()): expected a day (YYYY-MM-DD, today, yesterday), a window (7d, 12w) or a period (this-week, last-week, this-month, last-month)")
         }
-        let exact = try CalendarDay.validate(text, for: option)
+        let exact = try CalendarDay.validate(text, for: option, typed: true)
         return (exact, exact, false)
     }
 }
