@@ -237,7 +237,8 @@ extension BasketCommand {
             func passes(_ basket: BasketSummary) -> Bool {
                 (cutoff.map { basket.lastChange <= $0 } ?? true) && (minimum.map { basket.total.minorUnits >= $0.minorUnits } ?? true)
             }
-            try await context.list(columns: BasketRows.listColumns(display), options: output, page: page,
+            let columns = BasketRows.listColumns(display)
+            try await context.list(columns: columns, tableView: BasketRows.listTableView(columns), options: output, page: page,
                                    emptyNote: "no baskets match") { emit in
                 if page.sort.isEmpty {
                     // Streams by user id: the first page comes without reading every basket.

@@ -52,6 +52,12 @@ enum BasketRows {
          .text(basket.lastChange)] + display.extraCells
     }
 
+    /// `basket list` in a table: every column, but the line count goes first when the terminal is
+    /// narrow (the last change, to the minute, is never cut: 80 columns hold the rest).
+    static func listTableView(_ columns: [Column]) -> TableView {
+        TableView(columns.map(\.key), optional: ["lines"])
+    }
+
     /// Fields `basket list --sort` takes.
     static let listSortFields = ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "last_change"]
 
