@@ -48,6 +48,10 @@ import Testing
             let net = rows.reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) }
             #expect(net == expected, "--by \(grouping): \(rows)")
         }
+        // Inside one transaction too (PostgreSQL failed any --atomic or --dry-run file holding such a report).
+        let atomic = try sandbox.run(["--atomic", "-c", "orders stats --by product --since today -o csv"])
+        #expect(atomic.status == 0, "\(atomic.stderr)")
+        #expect(try csvRows(atomic.stdout).reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) } == expected)
         let top = try csvRows(try sandbox.ok("products top --since today -o csv"))
         #expect(top.reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) } == expected, "\(top)")
     }

@@ -22,11 +22,9 @@ struct ServerRulesTests {
     }
 
     @Test func aSupportLoginCannotFakeAnOrderNorTakeStockAtPsql() throws {
-        let sandbox = try ShopshSandbox()
-        let admin = try sandbox.serverShop()
-        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
-        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
-        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let (sandbox, admin, support, asSupport) = (shop.sandbox, shop.admin, shop.support, shop.asSupport)
         let stock = { try ShopshSandbox.psql(admin, "SELECT stock FROM products WHERE id = 1") }
         let stockBefore = try stock()
         let logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
@@ -163,11 +161,9 @@ struct ServerRulesTests {
     /// login at psql dated a line 2001 (so `basket list --idle 3650d` listed it) and moved two
     /// lines' times ten years back without an audit row.
     @Test func aSupportLoginCannotDateBasketLinesAtPsql() throws {
-        let sandbox = try ShopshSandbox()
-        let admin = try sandbox.serverShop()
-        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
-        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
-        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let (sandbox, admin, asSupport) = (shop.sandbox, shop.admin, shop.asSupport)
         // Every demo customer has a basket: empty the first one's (as the owner) and its favourites.
         let empty = try ShopshSandbox.psql(admin, "SELECT min(id) FROM users")
         _ = try ShopshSandbox.psql(admin, "DELETE FROM basket_lines WHERE user_id = \(empty); DELETE FROM favorites WHERE user_id = \(empty)")
@@ -195,11 +191,9 @@ struct ServerRulesTests {
     /// DELETE at psql read as a checkout in the audit log. A change nobody named through
     /// shopsh_name_command shows its client, and no client names a checkout.
     @Test func aClientsSettingsDoNotNameItsChangesInTheAuditLog() throws {
-        let sandbox = try ShopshSandbox()
-        let admin = try sandbox.serverShop()
-        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
-        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
-        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let (sandbox, admin, asSupport) = (shop.sandbox, shop.admin, shop.asSupport)
         let customers = try ShopshSandbox.psql(admin, "SELECT string_agg(user_id::text, ' ' ORDER BY user_id) FROM (SELECT DISTINCT user_id FROM basket_lines ORDER BY user_id LIMIT 2) u")
             .split(separator: " ").map(String.init)
         try #require(customers.count == 2, "two demo customers with baskets")
@@ -234,11 +228,9 @@ struct ServerRulesTests {
     /// Issue 32, 7: `shopsh_set_order_status(id, NULL)` passed the status guard and the NOT NULL
     /// error printed the whole row; it is refused as any move the machine does not allow.
     @Test func aStatusMoveToNullIsRefusedLikeAnyOtherMove() throws {
-        let sandbox = try ShopshSandbox()
-        let admin = try sandbox.serverShop()
-        let support = try TeamRolesTests.login(admin, in: "shopsh_support")
-        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
-        let asSupport = try TeamRolesTests.url(admin, as: support)
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let (admin, asSupport) = (shop.admin, shop.asSupport)
         let order = try ShopshSandbox.psql(admin, "SELECT min(id) FROM orders WHERE status = 'placed'")
         let refused = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
                                                      "SELECT shopsh_set_order_status(\(order), NULL)"])
@@ -258,4 +250,23 @@ struct ServerRulesTests {
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("GRANT shopsh_viewer TO \(nobody)") && !lines[0].contains("SQLSTATE"), "\(result.stderr)")
     }
+}
+
+/// A demo shop on the server (its owner's URL, `admin`) and a support login of its own at psql
+/// (`drop()` drops it).
+struct ShopWithSupportLogin {
+    let sandbox: ShopshSandbox
+    let admin: String
+    let support: String
+    let asSupport: String
+
+    init() throws {
+        sandbox = try ShopshSandbox()
+        admin = try sandbox.serverShop()
+        support = try TeamRolesTests.login(admin, in: "shopsh_support")
+        asSupport = try TeamRolesTests.url(admin, as: support)
+    }
+
+    /// Drops the support login.
+    func drop() { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(support)") }
 }
