@@ -33,7 +33,7 @@ struct ProductFilterOptions: ParsableArguments {
     /// The filter; `extra` is `products search`'s words, which stand for `--search`.
     func filter(search extra: String? = nil) throws -> ProductFilter {
         ProductFilter(category: try SelectionText.check(category, for: "--category"),
-                      search: try extra.map { try SelectionText.check($0, for: "the text to search") }
+                      search: try extra.map { try SelectionText.check($0, for: "the search text") }
                           ?? SelectionText.check(search, for: "--search"),
                       minPrice: try minPrice.map { try Money.parse($0, currency: .usd) },
                       maxPrice: try maxPrice.map { try Money.parse($0, currency: .usd) },

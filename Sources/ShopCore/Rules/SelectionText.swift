@@ -7,8 +7,7 @@ public enum SelectionText {
     /// `text` when it holds something besides blanks; a usage error naming `option` otherwise.
     public static func check(_ text: String, for option: String) throws(ShopError) -> String {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-            let shown = text.isEmpty ? "an empty value" : "a blank value"
-            throw .usage("\(option) got \(shown), which would select nothing or everything: give it a value, or leave it out")
+            throw .usage("\(option) is \(text.isEmpty ? "empty" : "blank"): give it a value, or leave it out")
         }
         return text
     }
