@@ -234,7 +234,8 @@ actor PostgresConnections {
 
     /// After a connection was lost (a failover, a restart): drops the kept connections, then
     /// tries the hosts again every `pause` until one is what the session asks for or `deadline`
-    /// passes (then the last attempt's error is thrown), or the operator interrupts. The new
+    /// passes (then the last attempt's error is thrown), or the task is cancelled (the operator
+    /// pressed Ctrl-C: PostgresServerWait). `failed` hears why each attempt failed. The new
     /// connection is kept for the next call; the operator is told where it went.
     func reconnect(until deadline: ContinuousClock.Instant, failed: @Sendable (String) -> Void = { _ in },
                    pause: Duration = .milliseconds(100)) async throws {

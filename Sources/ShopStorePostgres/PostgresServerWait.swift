@@ -20,6 +20,8 @@ final class PostgresServerWait: Sendable {
     private let notify: @Sendable (String) -> Void
     /// Why the newest attempt failed, host by host.
     private let reason: Mutex<String>
+    /// Whether `line` was said (once a command, however many times its connection is lost).
+    private let said = Mutex(false)
 
     /// `timeout`: the whole wait, as the line says it; `wanted`: `a primary`, `a server`…;
     /// `reason`: why the connection was lost or the first attempt failed.
@@ -49,7 +51,6 @@ final class PostgresServerWait: Sendable {
             do { try await wait(); outcome.finish(.success(())) } catch { outcome.finish(.failure(error)) }
         }
         let sayAt = ContinuousClock.now + Self.quietFor
-        var said = false
         while outcome.result == nil {
             try? await Task.sleep(for: Self.poll)
             if interrupted() {
@@ -58,8 +59,7 @@ final class PostgresServerWait: Sendable {
                 break
             }
             let now = ContinuousClock.now
-            if !said, now >= sayAt, deadline - now > Self.quietFor {
-                said = true
+            if now >= sayAt, deadline - now > Self.quietFor, !said.withLock({ was in defer { was = true }; return was }) {
                 notify(line)
             }
         }
