@@ -163,8 +163,8 @@ struct InteractiveTests {
         try terminal.start()
         try terminal.send("use emily.johnson@x.dummyjson.com", "Enter")
         try terminal.waitFor { $0.contains("\(terminal.prompt) (emilys)>") }
-        try terminal.send("basket total -o csv --fields user", "Enter")
-        try terminal.waitFor { $0.contains("user\nemilys") }
+        try terminal.send("basket total -o csv --fields customer", "Enter")
+        try terminal.waitFor { $0.contains("customer\nemilys") }
         try terminal.send("use", "Enter")
         try terminal.waitFor { $0.hasSuffix("\(terminal.prompt)>\n") || $0.contains("no current customer") }
     }
