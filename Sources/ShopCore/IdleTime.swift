@@ -10,10 +10,14 @@ public struct IdleTime: Hashable, Sendable {
 
     public static func parse(_ text: String, for option: String) throws(ShopError) -> IdleTime {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
-        guard let unit = text.last, let size = units[unit], text.dropLast().allSatisfy(\.isASCII),
-              let count = Int64(text.dropLast()), count >= 0, !text.hasPrefix("+"),
+        let wanted = "expected a whole number and a unit, like 30m, 12h, 7d or 2w (at most 100 years)"
+        // Not shaped like a time (`12x`, `-3d`) is a usage error; too long a time is refused.
+        guard let unit = text.last, let size = units[unit], text.count > 1, text.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw .usage("invalid \(option) \(text.quotedForMessage()): \(wanted)")
+        }
+        guard let count = Int64(text.dropLast()),
               case let (seconds, overflow) = count.multipliedReportingOverflow(by: size), !overflow, seconds <= maxSeconds else {
-            throw .invalidInput("invalid \(option) \(text.quotedForMessage()): expected a whole number and a unit, like 30m, 12h, 7d or 2w (at most 100 years)")
+            throw .invalidInput("invalid \(option) \(text.quotedForMessage()): \(wanted)")
         }
         return IdleTime(seconds: seconds)
     }

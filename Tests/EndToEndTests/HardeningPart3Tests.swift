@@ -95,7 +95,10 @@ import Testing
     /// README: 2 for a value of the wrong shape, 1 for a well-formed one the shop refuses.
     @Test(arguments: [("orders stats --top -1", Int32(1)), ("orders stats --top 0", 1), ("orders stats --top=-1", 1),
                       ("products top --top -1", 1), ("orders stats --by year", 2), ("orders stats --since 12x", 2),
-                      ("orders stats --since 2024-5-1", 2), ("orders stats --since 2024-02-30", 1), ("orders stats --since 0d", 1)])
+                      ("orders stats --since 2024-5-1", 2), ("orders stats --since 2024-02-30", 1), ("orders stats --since 0d", 1),
+                      ("orders list --status lost", 2), ("orders status 1 lost", 2), ("users list --role boss", 2),
+                      ("users list --status gone", 2), ("audit list --entity planet", 2), ("audit list --since 2026-2-1", 2),
+                      ("audit list --since 2026-02-30", 1), ("basket list --idle 3x", 2), ("basket list --idle 99999w", 1)])
     func malformedValuesAreUsageErrorsAndRefusedOnesFailures(command: String, status: Int32) throws {
         let result = try ShopshSandbox().run(["-c", command])
         #expect(result.status == status, "\(command): \(result.stderr)")

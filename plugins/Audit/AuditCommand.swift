@@ -62,7 +62,7 @@ extension AuditCommand {
             var filter = AuditFilter(operatorName: try SelectionText.check(operatorName, for: "--operator"), changeSet: changeSet)
             if let entity {
                 guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
-                    throw ShopError.invalidInput("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
+                    throw ShopError.usage("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
                                                  + AuditEntity.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 filter.entity = kind

@@ -217,7 +217,7 @@ func parseOrderID(_ text: String) throws(ShopError) -> Int64 {
 /// An order status by name, case-insensitive.
 func parseStatus(_ text: String) throws(ShopError) -> OrderStatus {
     guard let status = OrderStatus(rawValue: text.lowercased()) else {
-        throw .invalidInput("unknown order status \"\(text)\"; statuses: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+        throw .usage("unknown order status \"\(text)\"; statuses: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return status
 }

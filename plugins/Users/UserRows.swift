@@ -30,14 +30,14 @@ enum UserRows {
 
     static func role(_ text: String) throws(ShopError) -> UserRole {
         guard let role = UserRole(rawValue: text.trimmingASCIISpaces.lowercased()) else {
-            throw .invalidInput("invalid role \"\(text)\": use \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .usage("invalid role \"\(text)\": use \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return role
     }
 
     static func status(_ text: String) throws(ShopError) -> UserStatus {
         guard let status = UserStatus(rawValue: text.trimmingASCIISpaces.lowercased()) else {
-            throw .invalidInput("invalid status \"\(text)\": use \(UserStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .usage("invalid status \"\(text)\": use \(UserStatus.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return status
     }

@@ -96,7 +96,7 @@ public struct AuditFilter: Hashable, Sendable {
     /// first or last moment they mean; a day for `--until` means up to its last second.
     public static func moment(_ text: String, for name: String, endOfDay: Bool) throws(ShopError) -> String {
         if let seconds = ShopClock.parse(text) { return ShopClock.timestamp(seconds) }
-        let day = try CalendarDay.validate(text, for: name)
+        let day = try CalendarDay.validate(text, for: name, typed: true)
         return day.description + (endOfDay ? "T23:59:59Z" : "T00:00:00Z")
     }
 }
