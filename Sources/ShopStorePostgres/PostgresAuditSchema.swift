@@ -5,6 +5,9 @@
 // checkout and status change, and has the server write every audit row; a migration is never
 // edited once released, so this one stays as it was.
 
+import ShopCore
+import ShopStoreKit
+
 /// The DDL of migration 3 (constant SQL) and the masking rule as SQL expressions.
 enum PostgresAuditSchema {
     // MARK: - The masking rule in SQL (tests compare it with PersonalDataMask)
@@ -133,7 +136,7 @@ enum PostgresAuditSchema {
                 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 DECLARE taken RECORD;
                 BEGIN
-                    PERFORM 1 FROM orders WHERE id = target AND status IN ('placed', 'paid') FOR UPDATE;
+                    PERFORM 1 FROM orders WHERE id = target AND status IN (\(OrderStatusSQL.movingTo(.cancelled))) FOR UPDATE;
                     IF NOT FOUND THEN RETURN false; END IF;
                     UPDATE orders SET status = 'cancelled', updated_at = stamp WHERE id = target;
                     FOR taken IN SELECT product_id, quantity FROM order_stock WHERE order_id = target ORDER BY product_id LOOP

@@ -1,7 +1,8 @@
 // PostgresBasketService: baskets and checkout on PostgreSQL. Showing a basket is one statement;
 // adding, setting and removing a line is one call of the server's basket functions
-// (PostgresBasketStatements), and only when that call declines does the step-by-step path run,
-// to say exactly why. An increment is one atomic INSERT … ON CONFLICT DO UPDATE that checks the
+// (PostgresBasketStatements), whose refusals carry their own codes (PostgresRefusal): accepted or
+// refused, one round trip. The step-by-step path runs only when the call cannot be made (a viewer,
+// a read-only session) or met a lock it would not wait for. An increment is one atomic INSERT … ON CONFLICT DO UPDATE that checks the
 // line's limit itself, so concurrent shells never lose one; checkout is the server's own operation (shopsh_checkout: it prices the basket, takes
 // the stock with conditional updates, so the last item is sold once, and writes the order). The
 // server's triggers record every change in the audit log. No advisory locks, no sequences.
@@ -86,7 +87,7 @@ struct PostgresBasketService: BasketService {
                 return Self.line(customer.id, item, quantity: stored)
             }
             let current = try await Self.quantity(connection, customer.id, item.id, logger: logger) ?? 0
-            throw BasketRules.lineFull(customer, item, adding: quantity, current: current)
+            throw BasketRules.lineFull(customer.username, sku: item.sku, adding: quantity, current: current)
         }
     }
 
@@ -104,7 +105,7 @@ struct PostgresBasketService: BasketService {
             let item = try await PostgresProductService.find(connection, product, logger: logger)
             if quantity == 0 {
                 guard try await Self.delete(connection, customer.id, item.id, logger: logger) != nil else {
-                    throw BasketRules.notInBasket(customer, item)
+                    throw BasketRules.notInBasket(customer.username, productID: item.id, sku: item.sku)
                 }
                 return nil
             }
@@ -131,7 +132,7 @@ struct PostgresBasketService: BasketService {
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
             let item = try await PostgresProductService.find(connection, product, logger: database.logger)
             guard try await Self.delete(connection, customer.id, item.id, logger: database.logger) != nil else {
-                throw BasketRules.notInBasket(customer, item)
+                throw BasketRules.notInBasket(customer.username, productID: item.id, sku: item.sku)
             }
         }
     }
@@ -283,36 +284,14 @@ struct PostgresBasketService: BasketService {
         let basket = Basket(user: customer, lines: lines)
         _ = try basket.total
         _ = try basket.discountedTotal
+        // A refusal (PostgresRefusal's SHC codes: a product another checkout emptied meanwhile)
+        // is worded from its detail where PostgresErrors maps the server's error.
         var orderID: Int64?
-        do {
-            for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id))", logger: logger).decode(Int64.self) {
-                orderID = id
-            }
-        } catch let error as PSQLError {
-            throw refusal(error, customer: customer, lines: lines) ?? error
+        for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id))", logger: logger).decode(Int64.self) {
+            orderID = id
         }
         guard let orderID else { throw ShopError.storage("checking out: the server made no order") }
         return try await PostgresOrderService.find(connection, orderID, logger: logger)
-    }
-
-    /// What the server's refusal of a checkout means, in BasketRules' words (nil: not one of its own).
-    static func refusal(_ error: PSQLError, customer: User, lines: [BasketLine]) -> ShopError? {
-        switch error.serverInfo?[.sqlState] {
-        case PostgresServerRules.noSuchCustomer:
-            return .notFound("user \(customer.username) was deleted meanwhile; nothing was changed")
-        case PostgresServerRules.customerDisabled:
-            return BasketRules.disabled(customer, BasketRules.checkingOut)
-        case PostgresServerRules.emptyBasket:
-            return BasketRules.emptyBasket(customer)
-        case PostgresServerRules.shortOfStock:
-            let product = error.serverInfo?[.detail].flatMap { Int64($0) }
-            guard let line = lines.first(where: { $0.productID == product }) ?? lines.first else { return nil }
-            return BasketRules.stockTaken(line)
-        case PostgresServerRules.orderIDsTaken:
-            return .conflict("checking out: other checkouts kept taking the next order id; try again")
-        default:
-            return nil
-        }
     }
 
     // MARK: - Rows and rules

@@ -4,11 +4,10 @@
 // call of a function that does the same steps on the server, in the same order and with the same
 // lock, and records its audit rows through the same triggers, as one implicit transaction.
 //
-// The functions only say yes: when anything is not as a change needs it (no such customer or
-// product, a disabled customer, no stock, a full basket or line), they change nothing and return
-// no row, and the store runs its step-by-step path, which says exactly why
-// (PostgresBasketService); so does an error the server raises (a refused privilege, a deadlock),
-// outside a run. They have no exception block of their own: entering one starts a
+// As this migration made them, the functions only said yes: when anything was not as a change
+// needs it (no such customer or product, a disabled customer, no stock, a full basket or line),
+// they changed nothing and returned no row, and the store ran its step-by-step path to say why.
+// Migration 11 (PostgresRefusingSchema) has each refusal raise its own code instead. They have no exception block of their own: entering one starts a
 // subtransaction, which cost a third of the server's time for a batch of basket commands. They
 // run with the caller's rights (SECURITY INVOKER): the grants of each role apply as they do to a
 // plain INSERT.

@@ -112,16 +112,25 @@ struct PostgresDatabase: Sendable {
     }
 
     /// Runs `body`, a change made by one statement, as the server's implicit transaction of that
-    /// statement: no BEGIN or COMMIT, so one round trip. Returns nil when the server raised an
-    /// error: outside a run nothing was changed, and the caller's step-by-step path (a transaction
-    /// of several statements) finds out why and says it in its words. In a run, `body` runs on the
-    /// run's connection inside its transaction, without a savepoint: an error there has ended the
-    /// run's transaction, so it is thrown, and the run's later commands are refused.
+    /// statement: no BEGIN or COMMIT, so one round trip. A refusal of the server's own functions
+    /// (PostgresRefusal) is thrown in ShopCore's words. Returns nil when the server raised another
+    /// error outside a run (a lock it would not wait for, a privilege): nothing was changed, and
+    /// the caller's step-by-step path (a transaction of several statements) runs instead. In a
+    /// run, `body` runs in a savepoint of the run's transaction: a refusal undoes only its own
+    /// statement, and the run goes on as it does after a step-by-step command's refusal.
     /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown,
     /// and the error says so. The operation names the change and the least role that may make it.
     func change<T: Sendable>(_ operation: ShopOperation,
                              _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
         let what = operation.doing, needs = operation.leastRole
+        if let run {
+            do {
+                let leased = try run.connectionInTransaction()
+                return try await watching(leased) { try await run.inSavepoint(body) }
+            } catch {
+                throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
+            }
+        }
         do {
             return try await followingFailover {
                 try await onLeased { leased in
@@ -129,31 +138,26 @@ struct PostgresDatabase: Sendable {
                     let value: T
                     do {
                         value = try await body(leased.connection)
-                    } catch let error as PSQLError where error.serverInfo == nil && run == nil {
+                    } catch let error as PSQLError where error.serverInfo == nil {
                         throw PostgresErrors.CommitFailed(underlying: error)
                     }
                     // The statement's answer (its rows, CommandComplete) comes before its implicit
                     // transaction commits, at Sync, and postgres-nio hands it over at once: only
                     // the ReadyForQuery after it says the commit happened (PostgresReadyWatch). A
                     // connection that ends first (a failover's shutdown) leaves the change unknown.
-                    if run == nil {
-                        do {
-                            try await leased.ready.waitForReady(after: readyBefore)
-                        } catch {
-                            throw PostgresErrors.CommitFailed(underlying: ClosedBeforeCommit())
-                        }
+                    do {
+                        try await leased.ready.waitForReady(after: readyBefore)
+                    } catch {
+                        throw PostgresErrors.CommitFailed(underlying: ClosedBeforeCommit())
                     }
                     return value
                 }
             }
         } catch {
-            if let state = PostgresErrors.sqlState(error) {
-                if let run {
-                    run.failed(doing: what)
-                } else if state != PostgresErrors.queryCanceled && !state.hasPrefix("57P")
-                            && !(state == PostgresFailover.readOnlyState && connections.expectsWrites) {
-                    return nil
-                }
+            if let state = PostgresErrors.sqlState(error), PostgresRefusal(rawValue: state) == nil,
+               state != PostgresErrors.queryCanceled, !state.hasPrefix("57P"),
+               !(state == PostgresFailover.readOnlyState && connections.expectsWrites) {
+                return nil
             }
             throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
         }

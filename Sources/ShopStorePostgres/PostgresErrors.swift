@@ -47,6 +47,9 @@ enum PostgresErrors {
         if let psql = error as? PSQLError {
             if let info = psql.serverInfo {
                 let message = info[.message] ?? "the server refused it"
+                if let state = info[.sqlState], let refused = PostgresRefusal.error(state: state, detail: info[.detail]) {
+                    return refused
+                }
                 if let state = info[.sqlState], let refusal = refusal(state, doing: what, identity: session?.identity,
                                                                        needs: needs, writing: writing) {
                     return refusal

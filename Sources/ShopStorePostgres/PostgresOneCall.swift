@@ -1,7 +1,8 @@
 // PostgresOneCall: a change to a customer's basket or favourites as one call of a server function
-// (PostgresBasketStatements), the customer and the product named as the operator typed them. The
-// function says yes with a row, or declines with none (then nothing changed, and the service's
-// step-by-step path finds out why and says it in shopsh's words).
+// (PostgresBasketStatements, PostgresRefusingSchema), the customer and the product named as the
+// operator typed them. The function says yes with a row, or refuses with its own code and a
+// detail that PostgresRefusal words (nothing changed); a customer it did not find gets the
+// suggestions of PostgresUserLookup, read then.
 
 import PostgresNIO
 import ShopCore
@@ -17,9 +18,10 @@ extension PostgresDatabase {
 
     /// One call of the query `call` builds from the customer's id (when the reference reads as
     /// one) and name, the product's id and SKU reference, and the command being run; `decode`
-    /// reads its one row. nil when the function declined, when the server raised an error outside
-    /// a run (see `change`), or when the session may not try: a viewer reads users masked (and may
-    /// not change anything), and a read-only session's call would fail (in a run, ending it).
+    /// reads its one row. Throws the function's refusal in ShopCore's words. nil when the server
+    /// raised another error outside a run (see `change`), when the function returned no row, or
+    /// when the session may not try: a viewer reads users masked (and may not change anything),
+    /// and a read-only session's call would fail. The caller's step-by-step path runs then.
     func changeInOneCall<T: Sendable>(
         _ operation: ShopOperation, user: String, product: String,
         call: (_ customerID: Int64?, _ customerName: String, _ productID: Int64?, _ productReference: String,
@@ -29,12 +31,23 @@ extension PostgresDatabase {
         guard usersSource == "users", !session.isReadOnly else { return nil }
         let customer = UserReference(user), item = product.trimmingASCIISpaces
         let query = call(customer.id, customer.name, Int64(item), item, oneCallLockWait, AuditContext.current?.command ?? "")
-        let changed: T?? = try await change(operation) { connection -> T? in
-            for try await row in try await connection.query(query, logger: logger) {
-                return try decode(row)
+        do {
+            let changed: T?? = try await change(operation) { connection -> T? in
+                for try await row in try await connection.query(query, logger: logger) {
+                    return try decode(row)
+                }
+                return nil
             }
-            return nil
+            return changed ?? nil
+        } catch let error where error == UserReference(customer.name).notFound(suggesting: []) {
+            throw customer.notFound(suggesting: try await suggestions(for: customer))
         }
-        return changed ?? nil
+    }
+
+    /// Usernames to suggest for a customer nobody found (PostgresUserLookup.suggestions).
+    private func suggestions(for customer: UserReference) async throws(ShopError) -> [String] {
+        try await read("looking up users") { connection in
+            try await PostgresUserLookup.suggestions(connection, customer, source: usersSource, logger: logger)
+        }
     }
 }

@@ -24,9 +24,7 @@ struct PostgresOrderService: OrderService {
     typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String)
 
     /// Statuses in the order of an order's life, for sorting and grouping.
-    static let statusRank = """
-        CASE o.status WHEN 'placed' THEN 1 WHEN 'paid' THEN 2 WHEN 'shipped' THEN 3 WHEN 'delivered' THEN 4 ELSE 5 END
-        """
+    static let statusRank = OrderStatusSQL.rank("o.status")
 
     /// Output field name → SQL expression, for `--sort` (text as SQLite orders it: the customer
     /// without regard to case, codes by byte).

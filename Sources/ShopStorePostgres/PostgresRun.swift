@@ -13,8 +13,6 @@ final class PostgresRunConnection: Sendable {
     private var connection: PostgresConnection { leased.connection }
     private let logger: Logger
     private let ended = Mutex(false)
-    /// What a command was doing when the server ended the run's transaction with an error.
-    private let failure = Mutex<String?>(nil)
 
     /// Opens the transaction on `leased` (which the run owns and closes at its end).
     static func begin(on leased: PostgresConnections.Leased, logger: Logger) async throws -> PostgresRunConnection {
@@ -34,25 +32,17 @@ final class PostgresRunConnection: Sendable {
         Task.detached { try? await connection.close() }
     }
 
-    /// The connection, while the run is open and its transaction has not failed.
+    /// The connection, while the run is open (every write runs in a savepoint, so a refusal never
+    /// ends the run's transaction).
     /// A connection the server closed (a failover, a restart) took the run's transaction with it:
     /// it is refused here, never queried (postgres-nio may leave a query on a connection that is
     /// closing unanswered).
     func connectionInTransaction() throws(ShopError) -> PostgresConnections.Leased {
         if ended.withLock({ $0 }) { throw .storage("the run has ended") }
-        if let what = failure.withLock({ $0 }) {
-            throw .conflict("the server ended the run's transaction when an earlier command failed (\(what)): nothing of the run can be kept")
-        }
         if connection.isClosed {
             throw .storage("the connection to the PostgreSQL server was lost during the run, and the server rolled back its transaction: nothing of the run can be kept")
         }
         return leased
-    }
-
-    /// Records that a statement sent outside a savepoint failed while `what`: the server has
-    /// aborted the run's transaction, so later commands are refused (and the end rolls back).
-    func failed(doing what: String) {
-        failure.withLock { $0 = $0 ?? what }
     }
 
     /// Runs `body` inside `SAVEPOINT`; on failure rolls back to it, so the run's transaction goes

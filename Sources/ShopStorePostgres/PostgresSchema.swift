@@ -5,6 +5,7 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import ShopStoreKit
 
 /// One step of the schema: constant DDL (no values in it), run in order in one transaction.
 struct PostgresMigration: Sendable {
@@ -98,7 +99,7 @@ enum PostgresSchema {
                 user_id                BIGINT REFERENCES users(id) ON DELETE SET NULL,
                 customer               TEXT NOT NULL,
                 status                 TEXT NOT NULL DEFAULT 'placed'
-                                       CHECK (status IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                                       CHECK (\(OrderStatusSQL.check())),
                 currency               TEXT NOT NULL,
                 total_minor            BIGINT NOT NULL,
                 discounted_total_minor BIGINT NOT NULL,
@@ -161,6 +162,8 @@ enum PostgresSchema {
         PostgresMigration(version: 9, name: "v9: orders' units; an index for sales reports", statements: PostgresSalesSchema.statements),
         PostgresMigration(version: 10, name: "v10: basket times and command names only the server sets; no status move to NULL",
                           statements: PostgresHardeningSchema.statements),
+        PostgresMigration(version: 11, name: "v11: basket, favourite and checkout refusals with their own codes; checkout's line rule shared",
+                          statements: PostgresRefusingSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -18,25 +18,19 @@
 //   to the operation, which writes its one row itself.
 
 import ShopCore
+import ShopStoreKit
 
 /// The DDL of migration 4 (constant SQL; the schema's name is quoted by the server).
 enum PostgresServerRules {
-    // MARK: - Custom SQLSTATEs the operations raise (PostgresErrors turns them into lines)
+    // MARK: - Custom SQLSTATEs the operations raise (PostgresRefusal words them)
 
-    /// The customer does not exist (checkout).
-    static let noSuchCustomer = "SHC01"
-    /// The customer is disabled (checkout).
-    static let customerDisabled = "SHC02"
-    /// The basket is empty (checkout).
-    static let emptyBasket = "SHC03"
-    /// A line's product has not enough stock left; DETAIL holds the product id (checkout).
-    static let shortOfStock = "SHC04"
-    /// No free order id after several tries (checkout).
-    static let orderIDsTaken = "SHC05"
-    /// No such order (status).
-    static let noSuchOrder = "SHO01"
-    /// The move is not one the status machine allows from the order's status now (status).
-    static let notAllowedMove = "SHO02"
+    static let noSuchCustomer = PostgresRefusal.checkoutNoCustomer.rawValue
+    static let customerDisabled = PostgresRefusal.checkoutDisabled.rawValue
+    static let emptyBasket = PostgresRefusal.checkoutEmpty.rawValue
+    static let shortOfStock = PostgresRefusal.checkoutShortOfStock.rawValue
+    static let orderIDsTaken = PostgresRefusal.checkoutOrderIDsTaken.rawValue
+    static let noSuchOrder = PostgresRefusal.noSuchOrder.rawValue
+    static let notAllowedMove = PostgresRefusal.notAllowedMove.rawValue
 
     /// The tables whose every change the server records, with the entity each is about and the
     /// columns that identify a row (as SQL on the row's JSON image `r`).
@@ -342,8 +336,7 @@ enum PostgresServerRules {
         BEGIN
             SELECT o.status INTO previous FROM orders o WHERE o.id = target_order FOR UPDATE;
             IF NOT FOUND THEN RAISE EXCEPTION 'no such order' USING ERRCODE = '\(noSuchOrder)'; END IF;
-            IF (previous, next_status) NOT IN (VALUES ('placed', 'paid'), ('placed', 'cancelled'), ('paid', 'shipped'),
-                                                      ('paid', 'cancelled'), ('shipped', 'delivered')) THEN
+            IF (previous, next_status) NOT IN (\(OrderStatusSQL.moves)) THEN
                 RAISE EXCEPTION 'an order moves only placed, paid, shipped, delivered, or to cancelled from placed or paid'
                     USING ERRCODE = '\(notAllowedMove)';
             END IF;

@@ -37,7 +37,7 @@ struct SQLiteBasketService: BasketService {
             guard let stored else {
                 let current = try Int.fetchOne(db, sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                                arguments: [customer.id, item.id]) ?? 0
-                throw BasketRules.lineFull(customer, item, adding: quantity, current: current)
+                throw BasketRules.lineFull(customer.username, sku: item.sku, adding: quantity, current: current)
             }
             try audit(.basketLine(userID: customer.id, productID: item.id, action: "add",
                                   before: stored > quantity ? stored - quantity : nil, after: stored), db)
@@ -54,7 +54,7 @@ struct SQLiteBasketService: BasketService {
                 db.cachedStatement(sql: "SELECT quantity FROM basket_lines WHERE user_id = ? AND product_id = ?"),
                 arguments: [customer.id, item.id])
             if quantity == 0 {
-                guard current != nil else { throw BasketRules.notInBasket(customer, item) }
+                guard current != nil else { throw BasketRules.notInBasket(customer.username, productID: item.id, sku: item.sku) }
                 try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ?",
                                arguments: [customer.id, item.id])
                 try audit(.basketLine(userID: customer.id, productID: item.id, action: "set", before: current, after: nil), db)
@@ -78,7 +78,7 @@ struct SQLiteBasketService: BasketService {
             let item = try SQLiteProductService.find(db, product)
             let removed = try Int.fetchOne(db, sql: "DELETE FROM basket_lines WHERE user_id = ? AND product_id = ? RETURNING quantity",
                                            arguments: [customer.id, item.id])
-            guard let removed else { throw BasketRules.notInBasket(customer, item) }
+            guard let removed else { throw BasketRules.notInBasket(customer.username, productID: item.id, sku: item.sku) }
             try audit(.basketLine(userID: customer.id, productID: item.id, action: "remove", before: removed, after: nil), db)
         }
     }
@@ -149,7 +149,7 @@ struct SQLiteBasketService: BasketService {
             try db.execute(sql: """
                 UPDATE products SET stock = stock - ?, updated_at = ? WHERE id = ? AND stock >= ?
                 """, arguments: [line.quantity, now, line.productID, line.quantity])
-            guard db.changesCount == 1 else { throw BasketRules.stockTaken(line) }
+            guard db.changesCount == 1 else { throw BasketRules.stockTaken(sku: line.sku, title: line.title) }
         }
         let basket = Basket(user: customer, lines: lines)
         try db.execute(sql: """

@@ -27,9 +27,7 @@ struct SQLiteOrderService: OrderService {
     ]
 
     /// Statuses in the order of an order's life, for sorting and grouping.
-    static let statusRank = """
-        CASE o.status WHEN 'placed' THEN 1 WHEN 'paid' THEN 2 WHEN 'shipped' THEN 3 WHEN 'delivered' THEN 4 ELSE 5 END
-        """
+    static let statusRank = OrderStatusSQL.rank("o.status")
 
     // MARK: - Reading
 

@@ -2,6 +2,7 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 /// The store's migrations. Each one runs once, in a transaction, in order, and sets
 /// `PRAGMA user_version` to its number, so a store newer than this binary is recognised.
@@ -90,7 +91,7 @@ enum Schema {
                     user_id                INTEGER REFERENCES users(id) ON DELETE SET NULL,
                     customer               TEXT NOT NULL,
                     status                 TEXT NOT NULL DEFAULT 'placed'
-                                           CHECK (status IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                                           CHECK (\(OrderStatusSQL.check())),
                     currency               TEXT NOT NULL,
                     total_minor            INTEGER NOT NULL,
                     discounted_total_minor INTEGER NOT NULL,

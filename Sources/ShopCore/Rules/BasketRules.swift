@@ -13,27 +13,33 @@ public enum BasketRules {
 
     /// Only active customers buy; `action` says what was refused (`add to the basket of`).
     public static func checkActive(_ user: User, _ action: String) throws(ShopError) {
-        guard user.status == .active else { throw disabled(user, action) }
+        guard user.status == .active else { throw disabled(user.username, action) }
     }
 
-    /// `user` is disabled, so `action` was refused.
-    public static func disabled(_ user: User, _ action: String) -> ShopError {
-        .conflict("user \(user.username) is disabled: cannot \(action) a disabled user (enable them first)")
+    /// The customer named `username` is disabled, so `action` was refused.
+    public static func disabled(_ username: String, _ action: String) -> ShopError {
+        .conflict("user \(username) is disabled: cannot \(action) a disabled user (enable them first)")
     }
 
     /// A product out of stock cannot go into a basket.
     public static func checkInStock(_ product: Product) throws(ShopError) {
-        guard product.stock > 0 else {
-            throw .conflict("product \(product.id) (\(product.sku)) \(product.title) is out of stock")
-        }
+        guard product.stock > 0 else { throw outOfStock(product.id, sku: product.sku, title: product.title) }
+    }
+
+    /// The product is out of stock, so it cannot go into a basket.
+    public static func outOfStock(_ id: Int64, sku: String, title: String) -> ShopError {
+        .conflict("product \(id) (\(sku)) \(title) is out of stock")
     }
 
     /// A basket holding `lines` products (`holdsProduct`: this one among them) may take this one.
     /// With the price and quantity limits, this keeps every basket total inside 64-bit minor units.
     public static func checkRoom(_ user: User, lines: Int, holdsProduct: Bool) throws(ShopError) {
-        guard holdsProduct || lines < BasketLimits.maxLines else {
-            throw .conflict("the basket of \(user.username) already holds \(BasketLimits.maxLines) products, the most a basket may hold")
-        }
+        guard holdsProduct || lines < BasketLimits.maxLines else { throw basketFull(user.username) }
+    }
+
+    /// The basket of `username` holds as many products as a basket may: no new line fits.
+    public static func basketFull(_ username: String) -> ShopError {
+        .conflict("the basket of \(username) already holds \(BasketLimits.maxLines) products, the most a basket may hold")
     }
 }
 
@@ -53,28 +59,29 @@ extension BasketRules {
         return current == nil
     }
 
-    /// An increment of `quantity` that would take the line (holding `current`) past `BasketLimits.maxQuantity`.
-    public static func lineFull(_ user: User, _ product: Product, adding quantity: Int, current: Int) -> ShopError {
-        .conflict("cannot add \(quantity) × \(product.sku) to the basket of \(user.username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
+    /// An increment of `quantity` that would take the line of `sku` (holding `current`) in the
+    /// basket of `username` past `BasketLimits.maxQuantity`.
+    public static func lineFull(_ username: String, sku: String, adding quantity: Int, current: Int) -> ShopError {
+        .conflict("cannot add \(quantity) × \(sku) to the basket of \(username): it has \(current) and a line holds at most \(BasketLimits.maxQuantity)")
     }
 
-    /// A product that is not in the user's basket (to remove, or to set to 0).
-    public static func notInBasket(_ user: User, _ product: Product) -> ShopError {
-        .notFound("product \(product.id) (\(product.sku)) is not in the basket of \(user.username)")
+    /// A product that is not in the basket of `username` (to remove, or to set to 0).
+    public static func notInBasket(_ username: String, productID: Int64, sku: String) -> ShopError {
+        .notFound("product \(productID) (\(sku)) is not in the basket of \(username)")
     }
 
     /// Checks out a basket: the customer is active and the basket is not empty.
     public static func checkCheckout(_ user: User, lines: Int) throws(ShopError) {
         try checkActive(user, checkingOut)
-        guard lines > 0 else { throw emptyBasket(user) }
+        guard lines > 0 else { throw emptyBasket(user.username) }
     }
 
     /// What checking out is, in the line that refuses it to a disabled customer.
     public static let checkingOut = "check out the basket of"
 
-    /// `user`'s basket is empty: there is nothing to check out.
-    public static func emptyBasket(_ user: User) -> ShopError {
-        .conflict("basket is empty: \(user.username) has nothing to check out")
+    /// The basket of `username` is empty: there is nothing to check out.
+    public static func emptyBasket(_ username: String) -> ShopError {
+        .conflict("basket is empty: \(username) has nothing to check out")
     }
 
     /// Every line's stock (as read with the line) covers its quantity; otherwise one error naming
@@ -91,8 +98,8 @@ extension BasketRules {
     }
 
     /// A line whose stock was taken by someone else between the check and the update.
-    public static func stockTaken(_ line: BasketLine) -> ShopError {
-        .conflict("not enough stock of \(line.sku) (\(line.title)) to check out; nothing was changed")
+    public static func stockTaken(sku: String, title: String) -> ShopError {
+        .conflict("not enough stock of \(sku) (\(title)) to check out; nothing was changed")
     }
 }
 

@@ -1,0 +1,104 @@
+// PostgresRefusal: the one table of the codes the server's functions refuse with (SQLSTATE class
+// SH: basket SHB, checkout SHC, orders SHO) and of what each says, in ShopCore's words, from the
+// JSON detail the function sends with it. A refusal costs no second query to find its words.
+
+import Foundation
+import ShopCore
+
+/// A refusal of one of the server's functions.
+enum PostgresRefusal: String, CaseIterable, Sendable {
+    // Basket and favourite functions (PostgresRefusingSchema).
+    case noSuchCustomer = "SHB01", noSuchProduct = "SHB02", customerDisabled = "SHB03", outOfStock = "SHB04"
+    case basketFull = "SHB05", lineFull = "SHB06", notInBasket = "SHB07"
+    // shopsh_checkout (PostgresServerRules; details since PostgresRefusingSchema).
+    case checkoutNoCustomer = "SHC01", checkoutDisabled = "SHC02", checkoutEmpty = "SHC03"
+    case checkoutShortOfStock = "SHC04", checkoutOrderIDsTaken = "SHC05"
+    // shopsh_set_order_status (worded by PostgresOrderService, which knows the order).
+    case noSuchOrder = "SHO01", notAllowedMove = "SHO02"
+
+    /// What the server says at psql (a client without this table sees this and the detail).
+    var serverMessage: String {
+        switch self {
+        case .noSuchCustomer, .checkoutNoCustomer: return "no such customer"
+        case .noSuchProduct: return "no such product"
+        case .customerDisabled, .checkoutDisabled: return "the customer is disabled"
+        case .outOfStock: return "the product is out of stock"
+        case .basketFull: return "the basket holds \(BasketLimits.maxLines) products, the most a basket may hold"
+        case .lineFull: return "a basket line holds at most \(BasketLimits.maxQuantity)"
+        case .notInBasket: return "the product is not in the basket"
+        case .checkoutEmpty: return "the basket is empty"
+        case .checkoutShortOfStock: return "not enough stock"
+        case .checkoutOrderIDsTaken: return "no free order id"
+        case .noSuchOrder: return "no such order"
+        case .notAllowedMove: return "an order moves only along the status machine"
+        }
+    }
+
+    /// What the function's detail holds (each field only where its refusal needs it).
+    struct Detail: Decodable {
+        var customer: String?
+        var product: String?
+        var sku: String?
+        var title: String?
+        var quantity: Int?
+        var adding: Int?
+
+        /// The detail's JSON; ids and quantities may come as numbers or as text.
+        init(json: String) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+            func text(_ key: String) -> String? {
+                switch object[key] {
+                case let value as String: return value
+                case let value as NSNumber: return value.stringValue
+                default: return nil
+                }
+            }
+            customer = text("customer"); product = text("product"); sku = text("sku"); title = text("title")
+            quantity = text("quantity").flatMap { Int($0) }; adding = text("adding").flatMap { Int($0) }
+        }
+    }
+
+    /// ShopCore's line for this refusal, from the function's detail; nil when the detail lacks
+    /// what the words need (a function of an older migration), or the caller words it itself.
+    func error(detail text: String?) -> ShopError? {
+        let detail = Detail(json: text ?? "{}")
+        let customer = detail.customer, product = detail.product.flatMap { Int64($0) }
+        switch self {
+        case .noSuchCustomer:
+            return customer.map { UserReference($0).notFound(suggesting: []) }
+        case .noSuchProduct:
+            return detail.product.map { ShopError.notFound("no product with id or SKU \"\($0)\"") }
+        case .customerDisabled:
+            return customer.map { BasketRules.disabled($0, "add to the basket of") }
+        case .checkoutDisabled:
+            return customer.map { BasketRules.disabled($0, BasketRules.checkingOut) }
+        case .outOfStock:
+            guard let product, let sku = detail.sku, let title = detail.title else { return nil }
+            return BasketRules.outOfStock(product, sku: sku, title: title)
+        case .basketFull:
+            return customer.map(BasketRules.basketFull)
+        case .lineFull:
+            guard let customer, let sku = detail.sku, let held = detail.quantity, let adding = detail.adding else { return nil }
+            return BasketRules.lineFull(customer, sku: sku, adding: adding, current: held)
+        case .notInBasket:
+            guard let customer, let product, let sku = detail.sku else { return nil }
+            return BasketRules.notInBasket(customer, productID: product, sku: sku)
+        case .checkoutNoCustomer:
+            return .notFound("the customer was deleted meanwhile; nothing was changed")
+        case .checkoutEmpty:
+            return customer.map(BasketRules.emptyBasket)
+        case .checkoutShortOfStock:
+            guard let sku = detail.sku, let title = detail.title else { return nil }
+            return BasketRules.stockTaken(sku: sku, title: title)
+        case .checkoutOrderIDsTaken:
+            return .conflict("checking out: other checkouts kept taking the next order id; try again")
+        case .noSuchOrder, .notAllowedMove:
+            return nil
+        }
+    }
+
+    /// The line for a server error with `state` and `detail`, when the state is one of this table's.
+    static func error(state: String, detail: String?) -> ShopError? {
+        PostgresRefusal(rawValue: state)?.error(detail: detail)
+    }
+}
