@@ -8,6 +8,9 @@
 //   refused `basket add` is one round trip, as an accepted one; at psql the refusal is an error.
 // - `shopsh_checkout` totals a line with `LineTotalSQL` (the rule every report and seed uses)
 //   instead of its own `round(numeric)`, and its refusals carry details too.
+// - The limits ShopCore keeps that a login at psql could still pass hold on the server too: the
+//   texts' lengths (in Unicode scalars, as ShopCore counts them) and a basket's number of lines
+//   (a trigger under the basket's lock, for an INSERT that is not the functions').
 //
 // The functions of migration 10 are replaced from their own text, as migration 10 did:
 // `replacing` fails at start-up of a test run if that text no longer matches.
@@ -88,9 +91,37 @@ enum PostgresRefusingSchema {
         return text
     }
 
+    /// CHECKs of the product texts' lengths, from ProductLimits (rows from before are not checked again).
+    static let textLimits: [String] = [
+        ("title", ProductLimits.maxTitleLength), ("description", ProductLimits.maxDescriptionLength),
+        ("category", ProductLimits.maxCategoryLength), ("brand", ProductLimits.maxBrandLength),
+    ].map { column, limit in
+        "ALTER TABLE products ADD CONSTRAINT products_\(column)_limit CHECK (char_length(\(column)) <= \(limit)) NOT VALID"
+    }
+
+    /// A new line in a basket that holds `BasketLimits.maxLines` products is refused, however it
+    /// is inserted (counted under the basket's lock, as the functions count).
+    static let basketRoom = PostgresServerRules.inThisSchema("""
+        CREATE FUNCTION shopsh_basket_room() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+        DECLARE uid BIGINT := NEW.user_id;
+        BEGIN
+            PERFORM shopsh_lock_basket(uid);
+            IF NOT EXISTS (SELECT 1 FROM basket_lines b WHERE b.user_id = uid AND b.product_id = NEW.product_id)
+               AND (SELECT count(*) FROM basket_lines b WHERE b.user_id = uid) >= \(BasketLimits.maxLines) THEN
+                \(raise(.basketFull, ["customer": username]))
+            END IF;
+            RETURN NEW;
+        END
+        $body$
+        """)
+
     static var statements: [String] {
         let renamed = PostgresHardeningSchema.renamed
-        return [
+        return textLimits + [
+            basketRoom,
+            "CREATE TRIGGER basket_lines_room BEFORE INSERT ON basket_lines FOR EACH ROW EXECUTE FUNCTION shopsh_basket_room()",
+        ] + [
             refusingMissedWrite(refusing(renamed(PostgresBasketStatements.add)), .lineFull),
             refusingMissedWrite(refusing(renamed(PostgresBasketStatements.set)), .notInBasket),
             refusingMissedWrite(refusing(renamed(PostgresBasketStatements.remove)), .notInBasket),

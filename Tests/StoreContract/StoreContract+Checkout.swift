@@ -13,6 +13,7 @@ extension StoreContract {
             Case("a disabled user cannot check out", disabledCheckoutRefused),
             Case("checkout takes stock, empties the basket and places the order", checkoutPlacesOrder),
             Case("order lines keep price, title and discount as sold", linesKeptAsSold),
+            Case("10,000 random lines: basket, checkout and sales reports follow the line rule", randomLinesFollowTheLineRule),
         ])
     }
 
@@ -98,5 +99,51 @@ extension StoreContract {
         let bulb = try #require(kept.lines.first { $0.sku == "AS-2" })
         #expect(bulb.title == "Bulb" && bulb.unitPrice == ContractData.usd(299) && bulb.quantity == 1)
         #expect(kept.lines.count == 2)
+    }
+
+    /// The line rule (ShopCore's, recomputed here with Decimal) on every path a store computes it:
+    /// each basket line and total, each order's totals as checkout stored them, and the sales
+    /// report's gross and net per product and per customer (the stores' SQL).
+    static func randomLinesFollowTheLineRule(_ shop: ShopServices) async throws {
+        let lines = RuleLine.random(10_000)
+        #expect(lines.filter(\.isHalfCent).count >= 2_500)
+        _ = try await shop.products.importProducts(lines.enumerated().map { index, line in
+            NewProduct(sku: "R-\(index)", title: "Rule \(index)", category: "rules", price: ContractData.usd(line.price),
+                       discount: ContractData.percent(line.discount), stock: ProductLimits.maxStock)
+        })
+        let perCustomer = BasketLimits.maxLines
+        let customers = (0..<(lines.count + perCustomer - 1) / perCustomer).map { "rule\($0)" }
+        for customer in customers { try await ContractData.addUser(shop, customer) }
+        for (index, line) in lines.enumerated() {
+            _ = try await shop.baskets.addToBasket(customers[index / perCustomer], product: "R-\(index)", quantity: line.quantity)
+        }
+        var today: CalendarDay?
+        for (number, customer) in customers.enumerated() {
+            let expected = lines[(number * perCustomer)..<min(lines.count, (number + 1) * perCustomer)]
+            let basket = try await shop.baskets.basket(customer)
+            let bySKU = Dictionary(uniqueKeysWithValues: basket.lines.map { ($0.sku, $0) })
+            for (index, line) in zip(expected.indices, expected) {
+                let shown = try #require(bySKU["R-\(index)"])
+                #expect(try shown.discountedTotal.minorUnits == line.net && shown.total.minorUnits == line.gross, "R-\(index)")
+            }
+            #expect(try basket.discountedTotal.minorUnits == expected.map(\.net).reduce(0, +))
+            let order = try await shop.baskets.checkout(customer)
+            #expect(order.discountedTotal.minorUnits == expected.map(\.net).reduce(0, +), "\(customer)'s order")
+            #expect(order.total.minorUnits == expected.map(\.gross).reduce(0, +), "\(customer)'s order")
+            today = CalendarDay(iso: String(order.createdAt.prefix(10)))
+        }
+        let day = try #require(today)
+        let byProduct = try await shop.orders.salesReport(OrderStatsQuery(grouping: .product), today: day)
+        #expect(byProduct.count == lines.count)
+        for row in byProduct {
+            let line = try #require(row.group.flatMap { Int($0.dropFirst(2)) }.map { lines[$0] }, "\(String(describing: row.group))")
+            #expect(row.net.minorUnits == line.net && row.gross.minorUnits == line.gross, "\(String(describing: row.group))")
+        }
+        let byCustomer = try await shop.orders.salesReport(OrderStatsQuery(grouping: .customer), today: day)
+        for (number, customer) in customers.enumerated() {
+            let expected = lines[(number * perCustomer)..<min(lines.count, (number + 1) * perCustomer)]
+            let row = try #require(byCustomer.first { $0.group == customer })
+            #expect(row.net.minorUnits == expected.map(\.net).reduce(0, +), "\(customer)")
+        }
     }
 }
