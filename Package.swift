@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 // shopsh: a native shell for running an online shop from the terminal.
 //
-// Dependencies point one way: plugins → ShellKit + ShopCore; stores → ShopCore;
-// only the `shopsh` executable knows which store and which plugins exist.
+// Dependencies point one way: plugins → ShopCommandKit → ShellKit → LineEditor, PluginHost →
+// PluginProtocol → ShopCore; stores → ShopStoreKit → ShopCore; only the `shopsh` executable knows
+// which store and which plugins exist (README, "Architecture", draws the graph).
 import Foundation
 import PackageDescription
 
@@ -21,7 +22,7 @@ let pluginNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPat
 let pluginTargets: [Target] = pluginNames.map { name in
     .target(
         name: name,
-        dependencies: ["ShopCore", "ShellKit", "ShopOutput",
+        dependencies: ["ShopCore", "ShellKit", "ShopCommandKit", "ShopOutput",
                        .product(name: "ArgumentParser", package: "swift-argument-parser")],
         path: "plugins/\(name)"
     )
@@ -104,14 +105,28 @@ let package = Package(
             path: "Sources/CReadline",
             providers: [.apt(["libreadline-dev"])]
         ),
+        // The line editor over GNU readline: prompt, history, Tab's candidates, Ctrl-C.
+        .target(name: "LineEditor", dependencies: ["ShopCore", "ShopOutput", "CReadline"]),
+        // The external plugins' protocol: the describe JSON and the NDJSON rows, no I/O.
+        .target(name: "PluginProtocol", dependencies: ["ShopCore", "ShopOutput"]),
+        // Finding, describing and running `shopsh-NAME` executables.
+        .target(name: "PluginHost", dependencies: ["PluginProtocol", "ShopCore"]),
+        // The shell's core: parse, run, built-ins, completion, terminal and output options.
         .target(
             name: "ShellKit",
-            dependencies: ["ShopCore", "ShopOutput", "CReadline",
+            dependencies: ["ShopCore", "ShopOutput", "LineEditor", "PluginProtocol", "PluginHost",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // What the shop's command plugins share: customer arguments, money display, sales
+        // report output, change previews.
+        .target(
+            name: "ShopCommandKit",
+            dependencies: ["ShellKit", "LineEditor", "ShopCore", "ShopOutput",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "shopsh",
-            dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit",
+            dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit", "LineEditor",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
         ),
@@ -125,7 +140,9 @@ let package = Package(
                     dependencies: ["ShopCore", .product(name: "PropertyBased", package: "swift-property-based")],
                     exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
-        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "ShopCore", "ShopOutput"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShopCore"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "LineEditor", "PluginProtocol", "PluginHost", "ShopCommandKit",
+                                                          "ShopCore", "ShopOutput"], exclude: ["FuzzRegressions"]),
         // The store contract: what every store must do, through the service protocols only (no
         // store, no GRDB); each store's tests run it with their own fixture.
         .target(name: "StoreContract", dependencies: ["ShopCore"], path: "Tests/StoreContract"),

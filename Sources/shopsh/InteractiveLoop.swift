@@ -4,6 +4,7 @@ import Foundation
 import ShellKit
 import ShopOutput
 import ShopStoreSQLite
+import LineEditor
 
 /// The interactive shell on a terminal. Runs on the main thread (readline needs it), and so
 /// does each command (`Blocking.run` drives it on this thread).

@@ -6,6 +6,7 @@ import ShellKit
 import ShopCore
 import ShopOutput
 import ShopStoreSQLite
+import LineEditor
 
 @main
 enum Main {

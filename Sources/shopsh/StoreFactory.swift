@@ -9,6 +9,7 @@ import ShopCore
 import ShopStoreKit
 import ShopStorePostgres
 import ShopStoreSQLite
+import LineEditor
 
 /// Opens, creates and names stores; the rest of the program sees `any ShopStore`.
 enum StoreFactory {

@@ -6,6 +6,8 @@ import ShopCore
 import Synchronization
 import Testing
 @testable import ShellKit
+@testable import LineEditor
+import ShopCommandKit
 
 /// A store with a few users, products, orders, categories and currencies; records the calls.
 private final class FakeSource: CompletionSource {

@@ -5,6 +5,8 @@ import ShopCore
 import ShopOutput
 import Testing
 @testable import ShellKit
+@testable import PluginHost
+@testable import PluginProtocol
 
 @Suite struct ExternalPluginUnitTests {
     static let described = #"""

@@ -3,6 +3,7 @@
 
 import Testing
 @testable import ShellKit
+@testable import LineEditor
 
 @Suite struct ReadlineCompletionTests {
     @Test func escapesSpecialCharactersOutsideQuotes() throws {

@@ -6,6 +6,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 extension AuditCommand {
     /// `audit revert ID` / `audit revert --change-set N`.

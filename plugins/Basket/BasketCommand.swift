@@ -7,6 +7,7 @@ import Glibc
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// The basket plugin, as the executable registers it.
 public let basketPlugin = ShellPlugin(BasketCommand.self)

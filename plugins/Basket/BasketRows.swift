@@ -4,6 +4,7 @@
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 enum BasketRows {
     // MARK: - Lines

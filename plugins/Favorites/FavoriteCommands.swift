@@ -4,6 +4,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 extension FavoritesCommand {
     /// `favorites list [USER]`.

@@ -4,6 +4,7 @@
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 enum FavoriteRows {
     /// Every field `favorites list` can show (`--fields` picks among them).

@@ -5,6 +5,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// The orders plugin, as the executable registers it.
 public let ordersPlugin = ShellPlugin(OrdersCommand.self)

@@ -3,6 +3,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 /// The product fields an operator can set.
 struct ProductFieldOptions: ParsableArguments {

@@ -3,6 +3,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 /// The filters of a product listing.
 struct ProductFilterOptions: ParsableArguments {

@@ -3,6 +3,7 @@
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// Columns and cells for products, shared by every products command.
 enum ProductRows {

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import ShellKit
+import ShopCommandKit
 
 extension ProductsCommand {
     /// `products show ID|SKU`.

@@ -4,6 +4,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 extension ProductsCommand {
     /// `products top [--by revenue|units] [--top N] [--since DAY] [--until DAY]`.

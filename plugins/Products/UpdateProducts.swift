@@ -7,6 +7,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// The values `products update` sets; price, discount and stock also relative.
 struct ProductEditOptions: ParsableArguments {

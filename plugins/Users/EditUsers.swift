@@ -4,6 +4,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 /// The user fields an operator can set.
 struct UserFieldOptions: ParsableArguments {

@@ -3,6 +3,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 extension UsersCommand {
     /// `users list [--role R] [--status S] [--search TEXT]`.

@@ -6,6 +6,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// `--password-file FILE`: where scripts keep the password.
 struct PasswordSource: ParsableArguments {

@@ -4,6 +4,7 @@
 import ArgumentParser
 import ShellKit
 import ShopCore
+import ShopCommandKit
 
 extension UsersCommand {
     /// `users top [--by revenue|units] [--top N] [--since DAY] [--until DAY]`.

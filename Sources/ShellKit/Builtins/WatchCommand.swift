@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import ShopCore
 import ShopOutput
+import LineEditor
 
 /// `watch [-n SECONDS] [--count N] COMMAND …`.
 ///

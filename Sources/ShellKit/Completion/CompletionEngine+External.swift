@@ -2,6 +2,9 @@
 // their arguments' and options' values by kind (live kinds from the store, files, formats).
 
 import ShopOutput
+import LineEditor
+import PluginHost
+import PluginProtocol
 
 extension CompletionEngine {
     /// The external plugins that can run (described, not shadowed).
@@ -52,5 +55,20 @@ extension CompletionEngine {
         }
         guard positionals < command.arguments.count else { return [] }
         return await live(command.arguments[positionals].kind.completion, prefix: prefix)
+    }
+}
+
+extension PluginDescription.Kind {
+    /// How Tab completes a value of this kind.
+    public var completion: CompletionKind {
+        switch self {
+        case .text, .integer, .decimal: return .none
+        case .file: return .file(extensions: [])
+        case .user: return .user
+        case .product: return .product
+        case .order: return .order
+        case .category: return .category
+        case .currency: return .currency
+        }
     }
 }

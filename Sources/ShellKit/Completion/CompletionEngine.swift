@@ -5,17 +5,7 @@ import ArgumentParser
 import Foundation
 import ShopCore
 import ShopOutput
-
-/// One candidate: the word to insert and, for product ids, the title to show beside it.
-public struct CompletionCandidate: Sendable, Equatable {
-    public var value: String
-    public var description: String?
-
-    public init(_ value: String, description: String? = nil) {
-        self.value = value
-        self.description = description
-    }
-}
+import LineEditor
 
 /// Completes command lines from the registered commands: command and subcommand names, flags
 /// of the command being typed (from argument-parser's tool info), enumerated values, file

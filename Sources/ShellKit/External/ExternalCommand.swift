@@ -4,6 +4,9 @@
 import Foundation
 import ShopCore
 import ShopOutput
+import LineEditor
+import PluginHost
+import PluginProtocol
 
 /// Runs one external plugin command in `context`.
 enum ExternalCommand {
@@ -33,7 +36,7 @@ enum ExternalCommand {
         do {
             do {
                 rendered = try await render(child, options: invocation.output, deadline: deadline, in: context)
-                ending = try child.wait(deadline: deadline)
+                ending = try child.wait(deadline: deadline, isInterrupted: { Interrupt.isRequested })
             } catch ChildProcess.ReadStop.interrupted {
                 throw ShopError.interrupted
             } catch ChildProcess.ReadStop.timedOut {
@@ -146,7 +149,7 @@ enum ExternalCommand {
                 if ended { return nil }
                 // Rows so far reach the screen before waiting for more: a slow plugin streams.
                 try context.sink.flush()
-                if let chunk = try child.readStdout(deadline: deadline) { lines.append(chunk) } else { ended = true }
+                if let chunk = try child.readStdout(deadline: deadline, isInterrupted: { Interrupt.isRequested }) { lines.append(chunk) } else { ended = true }
             }
         }
         guard let (object, number) = try nextRow() else { return false }

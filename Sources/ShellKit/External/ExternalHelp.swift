@@ -1,6 +1,8 @@
 // ExternalHelp: `help NAME` and `NAME --help` for an external plugin, from its description.
 
 import ShopOutput
+import PluginHost
+import PluginProtocol
 
 /// The help text of an external plugin (or of one of its commands).
 enum ExternalHelp {

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import ShopCore
+import PluginProtocol
 
 /// What `NAME COMMAND ARGS…` asks for.
 ///

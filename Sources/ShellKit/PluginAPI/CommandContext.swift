@@ -3,6 +3,8 @@
 import ArgumentParser
 import ShopCore
 import ShopOutput
+import LineEditor
+import PluginHost
 
 /// Everything a command may use. Commands never print directly: rows go through `list` and
 /// `record`, messages through `note`.

@@ -5,6 +5,7 @@
 
 import Foundation
 import Synchronization
+import LineEditor
 
 /// Cleans up after a batch that a signal ends, while something needs it.
 ///
@@ -31,6 +32,7 @@ enum EndingSignals {
 
     /// Unlinks `path` (a temporary file) on an ending signal until the hold is released.
     static func removeOnSignal(_ path: String) -> Hold {
+        _ = partialFileCleanup
         partialFileSet.store(false, ordering: .sequentiallyConsistent)
         let bytes = Array(path.utf8)
         if bytes.count < partialFileCapacity && !bytes.contains(0) {
@@ -57,8 +59,11 @@ enum EndingSignals {
         }
     }
 
-    /// Unlinks the temporary file now, if one is being written (the interactive shell's
-    /// SIGTERM and SIGHUP handling calls it before exiting).
+    /// The interactive shell's SIGTERM and SIGHUP handling (Interrupt) unlinks the file being
+    /// written before it exits: registered once, before the first file.
+    private static let partialFileCleanup: Void = Interrupt.beforeTermination { removePartialFile() }
+
+    /// Unlinks the temporary file now, if one is being written.
     static func removePartialFile() {
         if partialFileSet.exchange(false, ordering: .sequentiallyConsistent) { _ = unlink(partialFile) }
     }

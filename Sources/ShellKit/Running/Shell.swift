@@ -4,6 +4,8 @@ import ArgumentParser
 import Foundation
 import ShopCore
 import ShopOutput
+import LineEditor
+import PluginHost
 
 /// How one command ended.
 public enum CommandOutcome: Equatable, Sendable {

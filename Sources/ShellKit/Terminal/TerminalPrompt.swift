@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LineEditor
 
 /// Questions to the operator at the terminal.
 public enum TerminalPrompt {

@@ -5,12 +5,12 @@ import ShopCore
 import ShopOutput
 
 /// Reads the rows an external plugin prints.
-enum ExternalRow {
+public enum ExternalRow {
     /// The most bytes one line may have.
-    static let lineCap = 1 << 20
+    public static let lineCap = 1 << 20
 
     /// Parses line `number` of the output: one flat JSON object.
-    static func object(_ bytes: ArraySlice<UInt8>, number: Int) throws(ShopError) -> JSONObject {
+    public static func object(_ bytes: ArraySlice<UInt8>, number: Int) throws(ShopError) -> JSONObject {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw .invalidInput("output line \(number) is not UTF-8")
         }
@@ -28,7 +28,7 @@ enum ExternalRow {
     }
 
     /// The cells of `object` under `columns` (a missing key is null; keys not in `columns` are left out).
-    static func cells(_ object: JSONObject, columns: [String], number: Int) throws(ShopError) -> [Cell] {
+    public static func cells(_ object: JSONObject, columns: [String], number: Int) throws(ShopError) -> [Cell] {
         var cells: [Cell] = []
         cells.reserveCapacity(columns.count)
         for key in columns {
@@ -59,7 +59,7 @@ enum ExternalRow {
     }
 
     /// `12` → integer, `9.99` → exact decimal with its own scale, `1e3` (or too large) → its text.
-    static func numberCell(_ text: String) -> Cell {
+    public static func numberCell(_ text: String) -> Cell {
         if let whole = Int64(text) { return .integer(whole) }
         let fraction = text.split(separator: ".", omittingEmptySubsequences: false)
         if fraction.count == 2, let decimal = ExactDecimal.parse(text, maxScale: fraction[1].count, allowNegative: true) {
@@ -70,13 +70,15 @@ enum ExternalRow {
 }
 
 /// Splits a plugin's stdout into lines, holding at most ``ExternalRow/lineCap`` bytes of a line.
-struct LineSplitter {
+public struct LineSplitter {
     private var buffer: [UInt8] = []
     private var start = 0
-    private(set) var lineNumber = 0
+    public private(set) var lineNumber = 0
+
+    public init() {}
 
     /// Adds bytes read.
-    mutating func append(_ chunk: [UInt8]) {
+    public mutating func append(_ chunk: [UInt8]) {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
             start = 0
@@ -86,7 +88,7 @@ struct LineSplitter {
 
     /// The next complete line (without its newline), or nil when more bytes are needed.
     /// `atEnd`: the output ended, so a last line without a newline counts.
-    mutating func next(atEnd: Bool = false) throws(ShopError) -> ArraySlice<UInt8>? {
+    public mutating func next(atEnd: Bool = false) throws(ShopError) -> ArraySlice<UInt8>? {
         guard start < buffer.count else { return nil }
         if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = buffer[start..<newline]

@@ -3,7 +3,7 @@
 
 import Foundation
 import Testing
-@testable import ShellKit
+@testable import LineEditor
 
 @Suite struct PlainLineReaderTests {
     /// Reads every line that `bytes`, written into a pipe, produces.

@@ -4,7 +4,7 @@
 
 import ShopCore
 import Testing
-@testable import ShellKit
+@testable import LineEditor
 
 @Suite struct InterruptTests {
     @Test func installingTwiceIsHarmlessAndAClearedFlagDoesNotThrow() throws {

@@ -2,6 +2,7 @@
 // by path, size and modification time, so a new shopsh process need not run every describe.
 
 import Foundation
+import PluginProtocol
 
 /// The file cache of describe results. A usable description is kept as the text the plugin
 /// printed (parsed again when read, so a newer shell reads it with its own rules); a failed

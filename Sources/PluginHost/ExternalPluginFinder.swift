@@ -5,6 +5,7 @@
 import Foundation
 import ShopCore
 import Synchronization
+import PluginProtocol
 
 /// Finds and describes `shopsh-NAME` executables. Built-in commands never call it: the shell
 /// looks here only for a first word that is not a built-in, and for `plugins`, `help` and Tab.
@@ -113,7 +114,7 @@ public enum ExternalPluginFinder {
         var output: [UInt8] = []
         let deadline = ContinuousClock.now + describeTimeout
         do {
-            while let chunk = try child.readStdout(deadline: deadline, interruptible: false) {
+            while let chunk = try child.readStdout(deadline: deadline) {
                 output += chunk
                 if output.count > describeCap {
                     child.stop()
@@ -126,7 +127,7 @@ public enum ExternalPluginFinder {
         }
         let ending: ChildProcess.Ending
         do {
-            ending = try child.wait(deadline: deadline, interruptible: false)
+            ending = try child.wait(deadline: deadline)
         } catch {
             child.stop()
             return (.describeFailed("--shopsh-describe did not finish within 2 s"), [])

@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import ShopCore
+import ShellKit
 
 /// `--yes` and `--dry-run` of a command that shows its changes before it applies them.
 public struct ChangePreviewOptions: ParsableArguments {

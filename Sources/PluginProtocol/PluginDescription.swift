@@ -11,19 +11,6 @@ public struct PluginDescription: Sendable, Equatable {
     /// What an argument or option value is; the live kinds complete from the store.
     public enum Kind: String, Sendable, CaseIterable {
         case text, integer, decimal, file, user, product, order, category, currency
-
-        /// How Tab completes a value of this kind.
-        public var completion: CompletionKind {
-            switch self {
-            case .text, .integer, .decimal: return .none
-            case .file: return .file(extensions: [])
-            case .user: return .user
-            case .product: return .product
-            case .order: return .order
-            case .category: return .category
-            case .currency: return .currency
-            }
-        }
     }
 
     public struct Argument: Sendable, Equatable {

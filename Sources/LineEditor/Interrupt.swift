@@ -53,6 +53,13 @@ public enum Interrupt {
         if isRequested { throw .interrupted }
     }
 
+    /// Runs `cleanup` first when SIGTERM or SIGHUP ends the process through ``onTermination(_:)``
+    /// (after the terminal is restored, before the bodies): e.g. removing a file half written.
+    /// Installs nothing by itself.
+    public static func beforeTermination(_ cleanup: @escaping @Sendable () -> Void) {
+        terminationCleanups.withLock { $0.append(cleanup) }
+    }
+
     /// Runs `body` when the process gets SIGTERM or SIGHUP, then exits with 143 or 129.
     ///
     /// Use it to save history (``ReadlineLineReader/saveHistoryOnTermination()`` does that).
@@ -81,7 +88,7 @@ public enum Interrupt {
                 var signal: UInt8 = 0
                 guard read(readEnd, &signal, 1) == 1 else { return }
                 restoreTerminal()
-                EndingSignals.removePartialFile()   // a `> FILE` being written: FILE stays as it was
+                for cleanup in terminationCleanups.withLock({ $0 }) { cleanup() }
                 for body in terminationBodies.withLock({ $0 }) { body() }
                 exit(128 + Int32(signal))
             }
@@ -172,6 +179,7 @@ private let readlineIsReading = Atomic<Bool>(false)
 /// The write end of the pipe that wakes the termination source (-1 until set up).
 private let terminationPipe = Atomic<Int32>(-1)
 private let terminationBodies = Mutex<[@Sendable () -> Void]>([])
+private let terminationCleanups = Mutex<[@Sendable () -> Void]>([])
 private let terminationSource = Mutex<(any DispatchSourceRead)?>(nil)
 
 // MARK: - Signal handlers (async-signal-safe: atomics and write(2) only)

@@ -10,14 +10,14 @@ import ShopCore
 /// The child leads a process group of its own, so Ctrl-C at the terminal reaches only the
 /// shell (its handler raises ``Interrupt``'s flag); ``stop()`` then ends the whole group,
 /// grandchildren included.
-final class ChildProcess {
+public final class ChildProcess {
     /// How a process ended.
-    enum Ending: Equatable {
+    public enum Ending: Equatable {
         case exited(Int32)
         case signaled(Int32)
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     private var stdoutFD: Int32
     private var stderrFD: Int32
     /// The end of what the process wrote on stderr (at most ``stderrCap`` bytes).
@@ -27,7 +27,7 @@ final class ChildProcess {
     static let stderrCap = 64 * 1024
 
     /// Starts `path` with `arguments` (argv[1…]) and exactly `environment`.
-    static func spawn(path: String, arguments: [String], environment: [String: String]) throws(ShopError) -> ChildProcess {
+    public static func spawn(path: String, arguments: [String], environment: [String: String]) throws(ShopError) -> ChildProcess {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0 else { throw .system("cannot start \(path): no pipe (errno \(errno))") }
@@ -97,17 +97,17 @@ final class ChildProcess {
     }
 
     /// Why reading stopped before the end of the output.
-    enum ReadStop: Error {
+    public enum ReadStop: Error {
         case interrupted
         case timedOut
     }
 
     /// The next chunk of stdout, or nil at its end. Drains stderr meanwhile; throws when Ctrl-C
-    /// is pressed (if `interruptible`) or `deadline` passes. Leaves the process running.
-    func readStdout(deadline: ContinuousClock.Instant? = nil, interruptible: Bool = true) throws(ReadStop) -> [UInt8]? {
+    /// is asked for (`isInterrupted`: Ctrl-C, in the shell) or `deadline` passes. Leaves the process running.
+    public func readStdout(deadline: ContinuousClock.Instant? = nil, isInterrupted: () -> Bool = { false }) throws(ReadStop) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if interruptible && Interrupt.isRequested { throw .interrupted }
+            if isInterrupted() { throw .interrupted }
             if let deadline, ContinuousClock.now >= deadline { throw .timedOut }
             guard stdoutFD >= 0 || stderrFD >= 0 else { return nil }
             var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
@@ -137,9 +137,9 @@ final class ChildProcess {
     }
 
     /// Waits for the process to end (after its output ended); throws, leaving it running, when
-    /// Ctrl-C is pressed (if `interruptible`) or `deadline` passes.
+    /// a stop is asked for (`isInterrupted`) or `deadline` passes.
     @discardableResult
-    func wait(deadline: ContinuousClock.Instant? = nil, interruptible: Bool = true) throws(ReadStop) -> Ending {
+    public func wait(deadline: ContinuousClock.Instant? = nil, isInterrupted: () -> Bool = { false }) throws(ReadStop) -> Ending {
         if let ending { return ending }
         var status: Int32 = 0
         var pause: UInt32 = 1_000
@@ -147,7 +147,7 @@ final class ChildProcess {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid { break }
             if result < 0 && errno != EINTR { ending = .exited(-1); return .exited(-1) }
-            if interruptible && Interrupt.isRequested { throw .interrupted }
+            if isInterrupted() { throw .interrupted }
             if let deadline, ContinuousClock.now >= deadline { throw .timedOut }
             usleep(pause)
             pause = min(pause * 2, 50_000)
@@ -168,7 +168,7 @@ final class ChildProcess {
     }
 
     /// Ends the process group: SIGTERM, then SIGKILL if the leader has not ended within `grace`.
-    func stop(grace: Duration = .milliseconds(500)) {
+    public func stop(grace: Duration = .milliseconds(500)) {
         guard ending == nil else {
             _ = kill(-pid, SIGKILL)   // stray members of the group
             return
@@ -194,7 +194,7 @@ final class ChildProcess {
     }
 
     /// The last non-empty line of stderr, if any (invalid UTF-8 repaired).
-    var lastStderrLine: String? {
+    public var lastStderrLine: String? {
         let text = String(decoding: stderrTail, as: UTF8.self)
         return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.trimmingCharacters(in: .whitespaces) }

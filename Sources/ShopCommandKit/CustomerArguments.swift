@@ -5,12 +5,13 @@
 
 import ArgumentParser
 import ShopCore
+import ShellKit
 
 /// One positional word after USER: how usage lines name it, how help describes it, what Tab offers.
 public struct PositionalWord: Sendable {
     public let name: String
     public let help: String
-    public let completion: CompletionKind
+    public let completion: ShellKit.CompletionKind
 
     /// PRODUCT: an id or SKU.
     public static let product = PositionalWord(name: "PRODUCT", help: "the product's id or SKU", completion: .product)

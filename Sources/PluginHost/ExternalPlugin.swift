@@ -2,6 +2,7 @@
 // (described, shadowed by a built-in, not executable, or its describe failed).
 
 import ShopCore
+import PluginProtocol
 
 /// An external plugin found by ``ExternalPluginFinder``.
 public struct ExternalPlugin: Sendable, Equatable {

@@ -4,7 +4,7 @@
 import Foundation
 import ShopCore
 import Testing
-@testable import ShellKit
+@testable import LineEditor
 
 @Suite(.serialized) struct ReadlineHistoryTests {
     private let directory: URL

@@ -158,7 +158,7 @@ public final class ReadlineLineReader: LineReader {
     public func addHistory(_ line: String) {
         guard !line.isEmpty,
               line.unicodeScalars.first != " ",
-              line.unicodeScalars.contains(where: { !$0.isBlank }),
+              line.unicodeScalars.contains(where: { !" \t\n\r".unicodeScalars.contains($0) }),
               line != lastHistoryEntry else { return }
         add_history(line)
         Self.unsavedEntries.withLock { $0 += 1 }

@@ -2,7 +2,7 @@
 // returns one by one.
 
 import Testing
-@testable import ShellKit
+@testable import LineEditor
 
 /// How a multi-line paste is cut into the lines `readLine` returns one by one.
 @Suite struct ReadlinePasteTests {

@@ -4,6 +4,7 @@
 import ArgumentParser
 import ShopCore
 import ShopOutput
+import ShellKit
 
 /// `--currency CODE`, for every command that shows money.
 public struct CurrencyOption: ParsableArguments, Sendable {

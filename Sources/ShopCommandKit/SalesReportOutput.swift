@@ -5,6 +5,8 @@
 import ArgumentParser
 import ShopCore
 import ShopOutput
+import ShellKit
+import LineEditor
 
 /// `--since` and `--until`, as days or as windows and periods relative to today.
 public struct DayRangeOptions: ParsableArguments, Sendable {
