@@ -90,10 +90,21 @@ let package = Package(
             name: "ShopStoreSQLite",
             dependencies: ["ShopCore", "ShopStoreKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Reaching a PostgreSQL server as libpq would (connection strings, service and password
+        // files, TLS, host choice, the wire's ReadyForQuery): nothing of the shop.
+        .target(
+            name: "PostgresConnectionKit",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "PostgresConnectionKitTests", dependencies: ["PostgresConnectionKit"]),
         // The shared-server store (issue 12): every service on PostgreSQL through postgres-nio.
         .target(
             name: "ShopStorePostgres",
-            dependencies: ["ShopCore", "ShopStoreKit",
+            dependencies: ["ShopCore", "ShopStoreKit", "PostgresConnectionKit",
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -126,13 +137,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "shopsh",
-            dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "ShopOutput", "ShellKit", "LineEditor",
+            dependencies: ["ShopCore", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres", "PostgresConnectionKit", "ShopOutput",
+                           "ShellKit", "LineEditor",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
                 + pluginNames.map { .target(name: $0) }
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres"],
+            dependencies: ["ShellKit", "ShopCore", "ShopOutput", "ShopStoreKit", "ShopStoreSQLite", "ShopStorePostgres",
+                           "PostgresConnectionKit"],
             path: "Tests/TestSupport"
         ),
         // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.
@@ -149,7 +162,7 @@ let package = Package(
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract"]),
         // Runs against the server named by SHOPSH_TEST_POSTGRES (`make test` starts one: scripts/postgres-cluster).
         .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract",
-                                                                  "TestSupport"]),
+                                                                  "TestSupport", "PostgresConnectionKit"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",

@@ -12,6 +12,7 @@ import NIOPosix
 import PostgresNIO
 import ShopCore
 import Synchronization
+import PostgresConnectionKit
 
 /// Opens, lends and keeps connections; at most `limit` at once (more callers wait their turn).
 actor PostgresConnections {

@@ -3,6 +3,7 @@
 
 import NIOCore
 import NIOPosix
+import PostgresConnectionKit
 import PostgresNIO
 import ShopCore
 
@@ -37,6 +38,7 @@ enum PostgresErrors {
                           needs: OperatorRole? = nil, writing: Bool = false) -> ShopError {
         let error = innermost(error)
         if let shopError = error as? ShopError { return shopError }
+        if let kitError = error as? PostgresKitError { return ShopError(kitError) }
         if error is CancellationError { return .interrupted }
         if let failed = error as? PostgresConnections.ConnectFailed {
             return .storage("cannot reach the PostgreSQL server (\(reason(failed.underlying))), \(what)")
@@ -182,5 +184,27 @@ enum PostgresErrors {
             }
         }
         return error
+    }
+}
+
+extension ShopError {
+    /// The connection kit's refusal as the shop's error: the one place it crosses the seam.
+    init(_ error: PostgresKitError) {
+        switch error.kind {
+        case .usage: self = .usage(error.message)
+        case .storage: self = .storage(error.message)
+        }
+    }
+}
+
+extension PostgresStore {
+    /// The connection settings `text` (a URL or `key=value` words) with `environment`'s PG…
+    /// variables, service and password files, or the kit's refusal as a usage error.
+    public static func settings(_ text: String, environment: [String: String]) throws(ShopError) -> PostgresConnectionString {
+        do {
+            return try PostgresConnectionString(text, environment: environment)
+        } catch {
+            throw ShopError(error)
+        }
     }
 }

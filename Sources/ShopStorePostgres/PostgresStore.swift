@@ -7,6 +7,7 @@ import Logging
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import PostgresConnectionKit
 
 /// A shop store on a PostgreSQL server, reached through postgres-nio connections.
 public final class PostgresStore: ShopStore {

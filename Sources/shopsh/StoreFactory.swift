@@ -10,6 +10,7 @@ import ShopStoreKit
 import ShopStorePostgres
 import ShopStoreSQLite
 import LineEditor
+import PostgresConnectionKit
 
 /// Opens, creates and names stores; the rest of the program sees `any ShopStore`.
 enum StoreFactory {
@@ -88,7 +89,7 @@ enum StoreFactory {
     private static func openServer(_ url: String, environment: [String: String], migrate: Bool,
                                    readOnly: Bool = false, reconnectTimeout: Int? = nil,
                                    notify: @escaping @Sendable (String) -> Void = { _ in }) throws(ShopError) -> PostgresStore {
-        let parsed = try PostgresConnectionString(url, environment: environment)
+        let parsed = try PostgresStore.settings(url, environment: environment)
         let timeout = reconnectTimeout.map { Duration.seconds($0) } ?? PostgresStore.defaultReconnectTimeout
         // A store that opens shows its warnings later; one that does not says them in its error.
         let warnings = parsed.warnings(environment: environment)

@@ -8,6 +8,7 @@ import ShopCore
 import ShopStoreKit
 import TestSupport
 @testable import ShopStorePostgres
+import PostgresConnectionKit
 
 /// A demo shop with logins `viewer`, `support`, `admin` (and one without a shopsh role).
 final class PostgresRoleShop: Sendable {

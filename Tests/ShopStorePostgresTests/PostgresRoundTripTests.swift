@@ -6,6 +6,7 @@ import Foundation
 import ShopCore
 import Testing
 @testable import ShopStorePostgres
+import PostgresConnectionKit
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresRoundTripTests {

@@ -8,6 +8,7 @@ import PostgresNIO
 import ShopCore
 import Testing
 @testable import ShopStorePostgres
+import PostgresConnectionKit
 
 @Test func aServerIsThereUnderCI() {
     if PostgresTestServer.underCI {

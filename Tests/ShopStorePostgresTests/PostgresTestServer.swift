@@ -8,6 +8,7 @@ import PostgresNIO
 import ShopCore
 import Testing
 @testable import ShopStorePostgres
+import PostgresConnectionKit
 
 /// The test server, if one was named.
 enum PostgresTestServer {

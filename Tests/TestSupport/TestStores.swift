@@ -6,6 +6,7 @@ import Foundation
 import ShopCore
 import ShopStorePostgres
 import ShopStoreSQLite
+import PostgresConnectionKit
 
 /// A store made for one test, and how to run SQL on it with the store's own client.
 public struct TestStore: Sendable {
@@ -54,7 +55,7 @@ public struct TestStoreFactory: Sendable {
                 LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT state || ',' || value $$;
             CREATE AGGREGATE \(schema).group_concat(text) (SFUNC = \(schema).group_concat_step, STYPE = text);
             """)
-        let store = try await PostgresStore.open(try PostgresConnectionString(url, environment: environment),
+        let store = try await PostgresStore.open(try PostgresStore.settings(url, environment: environment),
                                                  searchPath: schema, clock: clock)
         return TestStore(store: store) { sql in try CommandLineClient.psql(url, schema: schema, sql) }
     }

@@ -13,7 +13,7 @@ public enum PasswordFile {
     }
 
     /// The file's path: `PGPASSFILE`, else `$HOME/.pgpass`; nil without either.
-    static func path(environment: [String: String]) -> String? {
+    package static func path(environment: [String: String]) -> String? {
         if let file = environment["PGPASSFILE"], !file.isEmpty { return file }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
         return home + "/.pgpass"
@@ -45,7 +45,7 @@ public enum PasswordFile {
     }
 
     /// A line's fields: split on unescaped `:`, with `\:` and `\\` unescaped.
-    static func split(_ line: Substring) -> [String] {
+    package static func split(_ line: Substring) -> [String] {
         var fields: [String] = []
         var field = ""
         var escaped = false

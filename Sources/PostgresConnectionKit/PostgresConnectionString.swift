@@ -4,7 +4,6 @@
 // URL, so a password with any character survives.
 
 import Foundation
-import ShopCore
 
 /// Where a PostgreSQL store is and how to log in, read as libpq reads a connection string.
 ///
@@ -69,7 +68,7 @@ public struct PostgresConnectionString: Sendable, Equatable, CustomStringConvert
         public var description: String { (isIPv6 ? "[\(name)]" : name) + ":\(port)" }
 
         /// Whether `name` is an IPv6 address (which a URL brackets).
-        var isIPv6: Bool { !isSocket && name.contains(":") }
+        package var isIPv6: Bool { !isSocket && name.contains(":") }
     }
 
     /// The servers to try, in the order given; never empty.
@@ -99,21 +98,21 @@ public struct PostgresConnectionString: Sendable, Equatable, CustomStringConvert
     public var warnings: [String]
     /// The password file named by `passfile=` in the string or the service file; nil leaves it to
     /// `PGPASSFILE`, else `~/.pgpass`.
-    var passFile: String?
+    package var passFile: String?
     /// Whether `password` was written in the string itself (then `description` shows `:***`).
-    var passwordInString: Bool
+    package var passwordInString: Bool
 
     /// Reads `value` (see the type's summary). `environment` supplies the `PG*` variables, `HOME`
     /// (for `~/.pg_service.conf`) and `PGSERVICEFILE` / `PGSYSCONFDIR`; `osUser` is the user when
     /// nothing names one (nil: the effective OS user, as libpq does).
-    public init(_ value: String, environment: [String: String] = [:], osUser: String? = nil) throws(ShopError) {
+    public init(_ value: String, environment: [String: String] = [:], osUser: String? = nil) throws(PostgresKitError) {
         try self.init(value, environment: environment, osUser: osUser, directoryExists: Self.directoryExists)
     }
 
     /// As the public initializer, with `directoryExists` telling whether libpq's default socket
     /// directory is there (tests answer without the disk).
-    init(_ value: String, environment: [String: String], osUser: String?,
-         directoryExists: (String) -> Bool) throws(ShopError) {
+    package init(_ value: String, environment: [String: String], osUser: String?,
+         directoryExists: (String) -> Bool) throws(PostgresKitError) {
         let layers = try Self.layers(of: value, environment: environment)
         hosts = try Self.hosts(in: layers, directoryExists: directoryExists)
         user = try Self.user(in: layers, osUser: osUser)

@@ -4,7 +4,8 @@
 
 import NIOCore
 import Testing
-@testable import ShopStorePostgres
+
+@testable import PostgresConnectionKit
 
 @Suite struct PostgresReadyWatchTests {
     /// A backend message: type, length (counting itself), body.

@@ -8,12 +8,12 @@
 import Logging
 import PostgresNIO
 
-enum PostgresRowCallback {
+package enum PostgresRowCallback {
     /// Runs `query` and calls `body` with each row, in order, on the connection's event-loop
     /// thread, while the caller waits; an error `body` throws stops the query and is rethrown.
     /// `body` never runs at the same time as the caller (which is suspended until the end) nor
     /// after this returns.
-    static func forEachRow(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger,
+    package static func forEachRow(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger,
                            _ body: (PostgresRow) throws -> Void) async throws {
         try await withoutActuallyEscaping(body) { body in
             let box = Box(body)
@@ -28,12 +28,12 @@ enum PostgresRowCallback {
     private final class Box: @unchecked Sendable {
         private var body: ((PostgresRow) throws -> Void)?
 
-        init(_ body: @escaping (PostgresRow) throws -> Void) { self.body = body }
+        package init(_ body: @escaping (PostgresRow) throws -> Void) { self.body = body }
 
-        func call(_ row: PostgresRow) throws {
+        package func call(_ row: PostgresRow) throws {
             try body?(row)
         }
 
-        func clear() { body = nil }
+        package func clear() { body = nil }
     }
 }

@@ -2,19 +2,18 @@
 // or handed to another program (without it).
 
 import Foundation
-import ShopCore
 
 // MARK: - Redaction
 
 extension PostgresConnectionString {
     /// A stretch of a string to replace.
-    struct Edit {
-        var range: Range<String.Index>
-        var text: String
+    package struct Edit {
+        package var range: Range<String.Index>
+        package var text: String
     }
 
     /// `value` with every password replaced by `replacement`, or removed when it is nil.
-    static func edited(_ value: String, replacement: String?) -> String {
+    package static func edited(_ value: String, replacement: String?) -> String {
         if let parts = URLParts(value) { return editedURL(value, parts, replacement: replacement) }
         if let settings = afterPrefix(value) ?? (value.contains("=") ? value[...] : nil) {
             return applying(keywordEdits(settings, replacement: replacement), to: value)
@@ -23,7 +22,7 @@ extension PostgresConnectionString {
     }
 
     /// A URL with its password edited, in the credentials and in the query.
-    static func editedURL(_ value: String, _ parts: URLParts, replacement: String?) -> String {
+    package static func editedURL(_ value: String, _ parts: URLParts, replacement: String?) -> String {
         var edits: [Edit] = []
         var queryIsCovered = false
         if let span = passwordSpan(in: value, parts) {
@@ -45,7 +44,7 @@ extension PostgresConnectionString {
     /// credentials. A URL that does not read cleanly (a bad host list or port, an `@` in the path:
     /// a password with an unescaped `/`) is read warily: from the first `:` to the last `@`
     /// before the query, or to the end when that `@` is in the query.
-    static func passwordSpan(in value: String, _ parts: URLParts) -> (colon: String.Index, end: String.Index)? {
+    package static func passwordSpan(in value: String, _ parts: URLParts) -> (colon: String.Index, end: String.Index)? {
         if parts.isClean {
             guard let credentials = parts.credentials, let colon = credentials.firstIndex(of: ":") else { return nil }
             return (colon, credentials.endIndex)
@@ -58,7 +57,7 @@ extension PostgresConnectionString {
     }
 
     /// A URL query with the values of secret keywords replaced, or their pairs left out.
-    static func editedQuery(_ query: Substring, replacement: String?) -> String {
+    package static func editedQuery(_ query: Substring, replacement: String?) -> String {
         var kept: [String] = []
         for piece in query.split(separator: "&", omittingEmptySubsequences: false) {
             guard let equals = piece.firstIndex(of: "="),
@@ -73,7 +72,7 @@ extension PostgresConnectionString {
 
     /// The edits hiding the secrets of `keyword=value` settings. Words after a secret that are
     /// not settings (`password=my secret`) are taken as part of it; an unclosed quote runs to the end.
-    static func keywordEdits(_ text: Substring, replacement: String?) -> [Edit] {
+    package static func keywordEdits(_ text: Substring, replacement: String?) -> [Edit] {
         var scanner = KeywordScanner(text)
         var edits: [Edit] = []
         var afterSecret = false
@@ -104,7 +103,7 @@ extension PostgresConnectionString {
     }
 
     /// A removal widened over the blanks after it (before it, at the end) so no gap is left.
-    static func widened(_ edit: Edit, in text: Substring) -> Edit {
+    package static func widened(_ edit: Edit, in text: Substring) -> Edit {
         var end = edit.range.upperBound
         while end < text.endIndex, text[end].isWhitespace { end = text.index(after: end) }
         guard end == text.endIndex else { return Edit(range: edit.range.lowerBound..<end, text: "") }
@@ -114,7 +113,7 @@ extension PostgresConnectionString {
     }
 
     /// `value` with `edits` (in order, not overlapping) applied.
-    static func applying(_ edits: [Edit], to value: String) -> String {
+    package static func applying(_ edits: [Edit], to value: String) -> String {
         var result = ""
         var cursor = value.startIndex
         for edit in edits where edit.range.lowerBound >= cursor {

@@ -3,27 +3,26 @@
 // database and the rest.
 
 import Foundation
-import ShopCore
 
 // MARK: - Settings and where they come from
 
 extension PostgresConnectionString {
     /// Where a setting was found, for messages.
-    enum Origin: Equatable {
+    package enum Origin: Equatable {
         case string
         case url
         case service(name: String, path: String)
         case environment(String)
 
-        var isInString: Bool { self == .string || self == .url }
+        package var isInString: Bool { self == .string || self == .url }
 
-        var isEnvironment: Bool {
+        package var isEnvironment: Bool {
             if case .environment = self { return true }
             return false
         }
 
         /// Said after a message about the setting: where to look for it.
-        var suffix: String {
+        package var suffix: String {
             switch self {
             case .string, .url: ""
             case .service(let name, let path): " (service \"\(name)\" in \(path))"
@@ -33,21 +32,21 @@ extension PostgresConnectionString {
     }
 
     /// A keyword's value and where it was found.
-    struct Setting: Equatable {
-        var value: String
-        var origin: Origin
+    package struct Setting: Equatable {
+        package var value: String
+        package var origin: Origin
     }
 
     /// The settings in force, keyword by keyword: the string's, else the service file's, else the
     /// environment's (an empty variable counts as unset).
-    struct Layers {
-        var string: [String: Setting]
-        var service: [String: Setting]
-        var environment: [String: String]
+    package struct Layers {
+        package var string: [String: Setting]
+        package var service: [String: Setting]
+        package var environment: [String: String]
         /// The string as it may be shown (redacted, on one line).
-        var shown: String
+        package var shown: String
 
-        subscript(keyword: String) -> Setting? {
+        package subscript(keyword: String) -> Setting? {
             if let setting = string[keyword] ?? service[keyword] { return setting }
             guard let variable = PostgresConnectionString.environmentVariables[keyword],
                   let value = environment[variable], !value.isEmpty else { return nil }
@@ -55,14 +54,14 @@ extension PostgresConnectionString {
         }
 
         /// The setting in force for `keyword` unless it is empty (which libpq reads as its default).
-        func nonEmpty(_ keyword: String) -> Setting? {
+        package func nonEmpty(_ keyword: String) -> Setting? {
             guard let setting = self[keyword], !setting.value.isEmpty else { return nil }
             return setting
         }
     }
 
     /// The settings of `value`, of the service it names, and of `environment`.
-    static func layers(of value: String, environment: [String: String]) throws(ShopError) -> Layers {
+    package static func layers(of value: String, environment: [String: String]) throws(PostgresKitError) -> Layers {
         let shown = oneLine(redact(value))
         let string = try stringSettings(value, shown: shown)
         let service = try serviceSettings(string: string, environment: environment)
@@ -70,7 +69,7 @@ extension PostgresConnectionString {
     }
 
     /// The settings written in `value`; a keyword written twice keeps its last value, as in libpq.
-    static func stringSettings(_ value: String, shown: String) throws(ShopError) -> [String: Setting] {
+    package static func stringSettings(_ value: String, shown: String) throws(PostgresKitError) -> [String: Setting] {
         let pairs: [(String, String)]
         let origin: Origin
         switch form(of: value) {
@@ -90,8 +89,8 @@ extension PostgresConnectionString {
     }
 
     /// The settings of the service the string names (else `PGSERVICE`); none without one.
-    static func serviceSettings(string: [String: Setting],
-                                environment: [String: String]) throws(ShopError) -> [String: Setting] {
+    package static func serviceSettings(string: [String: Setting],
+                                environment: [String: String]) throws(PostgresKitError) -> [String: Setting] {
         guard let name = nonEmpty(string["service"]?.value) ?? nonEmpty(environment["PGSERVICE"]) else { return [:] }
         let section = try PostgresServiceFile.section(named: name, serviceFile: nonEmpty(string["servicefile"]?.value),
                                                       environment: environment)
@@ -107,7 +106,7 @@ extension PostgresConnectionString {
 
 extension PostgresConnectionString {
     /// The hosts with their ports: one port for all, or one per host.
-    static func hosts(in layers: Layers, directoryExists: (String) -> Bool) throws(ShopError) -> [Host] {
+    package static func hosts(in layers: Layers, directoryExists: (String) -> Bool) throws(PostgresKitError) -> [Host] {
         let names = try hostNames(in: layers, directoryExists: directoryExists)
         let ports = try portNumbers(in: layers, hostCount: names.count)
         return zip(names, ports).map { Host(name: $0, port: $1) }
@@ -119,7 +118,7 @@ extension PostgresConnectionString {
     /// `hostaddr` (libpq's way to skip the name lookup) is simply the host to connect to. Given
     /// together, libpq would connect to the address but check TLS and the password file against
     /// the name; shopsh cannot split the two, so it refuses the pair.
-    static func hostNames(in layers: Layers, directoryExists: (String) -> Bool) throws(ShopError) -> [String] {
+    package static func hostNames(in layers: Layers, directoryExists: (String) -> Bool) throws(PostgresKitError) -> [String] {
         let host = layers.nonEmpty("host")
         let address = layers.nonEmpty("hostaddr")
         if let host, let address {
@@ -131,7 +130,7 @@ extension PostgresConnectionString {
     }
 
     /// The port of each of `hostCount` hosts: `port` holds one for all or exactly one per host.
-    static func portNumbers(in layers: Layers, hostCount: Int) throws(ShopError) -> [Int] {
+    package static func portNumbers(in layers: Layers, hostCount: Int) throws(PostgresKitError) -> [Int] {
         guard let setting = layers.nonEmpty("port") else { return Array(repeating: defaultPort, count: hostCount) }
         let texts = setting.value.split(separator: ",", omittingEmptySubsequences: false)
         guard texts.count == 1 || texts.count == hostCount else {
@@ -143,7 +142,7 @@ extension PostgresConnectionString {
     }
 
     /// One entry of a `port` list: empty for the default, else a number from 1 to 65535.
-    static func portNumber(_ text: Substring, of setting: Setting, shown: String) throws(ShopError) -> Int {
+    package static func portNumber(_ text: Substring, of setting: Setting, shown: String) throws(PostgresKitError) -> Int {
         if text.isEmpty { return defaultPort }
         if let number = Int(text.trimmingCharacters(in: .whitespaces)), (1...65535).contains(number) { return number }
         // A URL's port may be part of a password with an unescaped "/": shown only redacted.
@@ -152,14 +151,14 @@ extension PostgresConnectionString {
     }
 
     /// The user: given, else `osUser`, else the effective OS user's name.
-    static func user(in layers: Layers, osUser: String?) throws(ShopError) -> String {
+    package static func user(in layers: Layers, osUser: String?) throws(PostgresKitError) -> String {
         if let user = layers.nonEmpty("user") { return user.value }
         if let osUser = nonEmpty(osUser) ?? systemUserName() { return osUser }
         throw .usage("no user is named and the OS user has no name: give user=NAME (postgres://NAME@HOST/DB) or set PGUSER")
     }
 
     /// `sslmode`, defaulting to `prefer` (`verify-full` with `sslrootcert=system`, which allows no other).
-    static func tlsMode(in layers: Layers, rootCertificate: String?) throws(ShopError) -> TLSMode {
+    package static func tlsMode(in layers: Layers, rootCertificate: String?) throws(PostgresKitError) -> TLSMode {
         let systemRoots = rootCertificate == "system"
         guard let setting = layers["sslmode"] else { return systemRoots ? .verifyFull : .prefer }
         guard let mode = TLSMode(rawValue: setting.value) else { throw invalidValue("sslmode", setting) }
@@ -169,7 +168,7 @@ extension PostgresConnectionString {
         return mode
     }
 
-    static func sessionAttributes(_ setting: Setting) throws(ShopError) -> SessionAttributes {
+    package static func sessionAttributes(_ setting: Setting) throws(PostgresKitError) -> SessionAttributes {
         guard let attributes = SessionAttributes(rawValue: setting.value) else {
             throw invalidValue("target_session_attrs", setting)
         }
@@ -177,7 +176,7 @@ extension PostgresConnectionString {
     }
 
     /// `load_balance_hosts`: `random` or `disable` (the default).
-    static func loadBalancing(in layers: Layers) throws(ShopError) -> Bool {
+    package static func loadBalancing(in layers: Layers) throws(PostgresKitError) -> Bool {
         guard let setting = layers["load_balance_hosts"] else { return false }
         switch setting.value {
         case "random": return true
@@ -187,7 +186,7 @@ extension PostgresConnectionString {
     }
 
     /// `connect_timeout` as libpq uses it: none unless positive, and at least 2 seconds.
-    static func connectTimeout(in layers: Layers) throws(ShopError) -> Int? {
+    package static func connectTimeout(in layers: Layers) throws(PostgresKitError) -> Int? {
         guard let setting = layers["connect_timeout"] else { return nil }
         guard let seconds = Int(setting.value.trimmingCharacters(in: .whitespaces)) else {
             throw .usage("invalid integer value \(quoted(setting.value)) for connection option \"connect_timeout\"\(setting.origin.suffix)")
@@ -197,7 +196,7 @@ extension PostgresConnectionString {
 
     /// Checks the options shopsh does not read (refusing those it cannot honour) and returns a
     /// warning for each ignored one the operator may count on.
-    static func checkedOtherOptions(in layers: Layers) throws(ShopError) -> [String] {
+    package static func checkedOtherOptions(in layers: Layers) throws(PostgresKitError) -> [String] {
         var warnings: [String] = []
         for (keyword, use) in keywordUses.sorted(by: { $0.key < $1.key }) where use != .used {
             guard let setting = layers.nonEmpty(keyword) else { continue }
@@ -208,7 +207,7 @@ extension PostgresConnectionString {
 
     /// Refuses `keyword` when shopsh cannot honour it with this value; a warning when it is
     /// ignored but the operator may count on it; nil when ignoring it changes nothing.
-    static func checked(_ keyword: String, _ setting: Setting, use: KeywordUse) throws(ShopError) -> String? {
+    package static func checked(_ keyword: String, _ setting: Setting, use: KeywordUse) throws(PostgresKitError) -> String? {
         let value = setting.value
         switch keyword {
         case "channel_binding", "gssencmode":
@@ -230,28 +229,28 @@ extension PostgresConnectionString {
     }
 
     /// Checks that `setting` is one of `values`, refusing `refused` (which shopsh cannot honour).
-    static func expect(_ setting: Setting, of keyword: String, among values: [String],
-                       refusing refused: String) throws(ShopError) {
+    package static func expect(_ setting: Setting, of keyword: String, among values: [String],
+                       refusing refused: String) throws(PostgresKitError) {
         guard values.contains(setting.value) else { throw invalidValue(keyword, setting) }
         if setting.value == refused { throw unsupported("\(keyword)=\(refused)", setting) }
     }
 
-    static func unsupported(_ option: String, _ setting: Setting) -> ShopError {
+    package static func unsupported(_ option: String, _ setting: Setting) -> PostgresKitError {
         .usage("shopsh does not support the connection option \(oneLine(option))\(setting.origin.suffix)")
     }
 
-    static func invalidValue(_ keyword: String, _ setting: Setting) -> ShopError {
+    package static func invalidValue(_ keyword: String, _ setting: Setting) -> PostgresKitError {
         .usage("invalid \(keyword) value: \(quoted(setting.value))\(setting.origin.suffix)")
     }
 
     /// The effective OS user's name, as libpq finds it.
-    static func systemUserName() -> String? {
+    package static func systemUserName() -> String? {
         guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
         return nonEmpty(String(cString: name))
     }
 
     /// Whether `path` is a directory.
-    static func directoryExists(_ path: String) -> Bool {
+    package static func directoryExists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }

@@ -6,19 +6,18 @@
 // the operator asked for something else it prefers a standby, and a `read-write` in the string (as
 // `pg_autoctl show uri` writes it) reads as that too.
 
-import ShopCore
 
 /// The hosts a store may connect to and what it asks of the server it lands on.
-struct PostgresServerChoice: Sendable {
-    typealias Host = PostgresConnectionString.Host
-    typealias Attributes = PostgresConnectionString.SessionAttributes
+package struct PostgresServerChoice: Sendable {
+    package typealias Host = PostgresConnectionString.Host
+    package typealias Attributes = PostgresConnectionString.SessionAttributes
 
     /// In the order they are tried.
-    let hosts: [Host]
-    let attributes: Attributes
+    package let hosts: [Host]
+    package let attributes: Attributes
 
     /// `settings`' hosts and attributes; `readOnly`: the session will not write.
-    init(_ settings: PostgresConnectionString, readOnly: Bool) {
+    package init(_ settings: PostgresConnectionString, readOnly: Bool) {
         var hosts = settings.hosts
         if settings.loadBalanceHosts { hosts.shuffle() }
         self.hosts = hosts
@@ -28,16 +27,21 @@ struct PostgresServerChoice: Sendable {
     }
 
     /// What a server said of itself when the connection greeted it.
-    struct ServerState: Sendable, Equatable {
+    package struct ServerState: Sendable, Equatable {
         /// `pg_is_in_recovery()`: a standby.
-        var inRecovery: Bool
+        package var inRecovery: Bool
         /// Its transactions are read-only by the server's own setting (not the session's).
-        var readOnly: Bool
+        package var readOnly: Bool
+
+        package init(inRecovery: Bool, readOnly: Bool) {
+            self.inRecovery = inRecovery
+            self.readOnly = readOnly
+        }
     }
 
     /// Why a server in `state` is not what the first (`strict`) or second pass wants; nil when it is.
     /// `prefer-standby` wants a standby in its first pass and takes any server in its second.
-    func mismatch(_ state: ServerState, strict: Bool) -> String? {
+    package func mismatch(_ state: ServerState, strict: Bool) -> String? {
         let refusesWrites = state.inRecovery || state.readOnly
         switch attributes {
         case .any: return nil
@@ -50,5 +54,5 @@ struct PostgresServerChoice: Sendable {
     }
 
     /// Whether a second pass over the hosts may take what the first skipped.
-    var hasSecondPass: Bool { attributes == .preferStandby }
+    package var hasSecondPass: Bool { attributes == .preferStandby }
 }

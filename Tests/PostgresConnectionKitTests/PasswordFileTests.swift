@@ -5,7 +5,8 @@
 
 import Foundation
 import Testing
-@testable import ShopStorePostgres
+
+@testable import PostgresConnectionKit
 
 @Suite struct PasswordFileTests {
     /// A password file with `lines`, of mode `mode`, in a new folder; returns the environment naming it.

@@ -7,12 +7,12 @@
 import NIOCore
 
 /// A task executor whose jobs run on `eventLoop`.
-final class PostgresEventLoopExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
+package final class PostgresEventLoopExecutor: TaskExecutor {
+    package let eventLoop: any EventLoop
 
-    init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
+    package init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         eventLoop.execute { unowned.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }

@@ -12,35 +12,37 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// Watches one connection's incoming messages for ReadyForQuery.
-final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     /// The connection ended before the ReadyForQuery a change waited for.
-    struct Ended: Error {}
+    package struct Ended: Error {}
+
+    package init() {}
 
     private struct State {
         /// ReadyForQuery messages seen.
-        var readyCount = 0
+        package var readyCount = 0
         /// The bytes of the current message's header seen so far (at most 5).
-        var header: [UInt8] = []
+        package var header: [UInt8] = []
         /// The bytes of the current message's body still to pass.
-        var remaining = 0
+        package var remaining = 0
         /// The channel went inactive.
-        var ended = false
+        package var ended = false
         /// The frames stopped making sense: the watch can tell nothing any more.
-        var lost = false
-        var waiters: [(after: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        package var lost = false
+        package var waiters: [(after: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     }
 
     private let state = NIOLockedValueBox(State())
 
     /// The number of ReadyForQuery messages seen so far.
-    var readyCount: Int { state.withLockedValue { $0.readyCount } }
+    package var readyCount: Int { state.withLockedValue { $0.readyCount } }
 
     /// Returns once a ReadyForQuery beyond the first `count` has come; throws `Ended` when the
     /// connection ends first. Returns at once when the watch lost track of the frames.
-    func waitForReady(after count: Int) async throws {
+    package func waitForReady(after count: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let outcome: Result<Void, any Error>? = state.withLockedValue { state in
                 if state.readyCount > count || state.lost { return .success(()) }
@@ -52,7 +54,7 @@ final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
         }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let ready = observe(unwrapInboundIn(data))
         context.fireChannelRead(data)
         for continuation in ready { continuation.resume() }
@@ -60,7 +62,7 @@ final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
 
     /// Reads the frames in `buffer` (the next bytes the server sent) and returns the waiters
     /// whose ReadyForQuery has come.
-    func observe(_ buffer: ByteBuffer) -> [CheckedContinuation<Void, any Error>] {
+    package func observe(_ buffer: ByteBuffer) -> [CheckedContinuation<Void, any Error>] {
         state.withLockedValue { state in
             Self.scan(buffer, &state)
             let due = state.waiters.filter { state.readyCount > $0.after || state.lost }
@@ -70,9 +72,9 @@ final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
     }
 
     /// Whether the frames stopped making sense (then the watch no longer holds anything back).
-    var isLost: Bool { state.withLockedValue { $0.lost } }
+    package var isLost: Bool { state.withLockedValue { $0.lost } }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         let waiting = state.withLockedValue { state -> [CheckedContinuation<Void, any Error>] in
             state.ended = true
             defer { state.waiters = [] }

@@ -2,27 +2,26 @@
 // (`postgres://USER:PASSWORD@HOST:PORT,…/DB?KEY=VALUE`) as libpq reads it.
 
 import Foundation
-import ShopCore
 
 // MARK: - The forms of a connection string
 
 extension PostgresConnectionString {
     /// How a value is written.
-    enum Form {
+    package enum Form {
         /// `postgres://…` or `postgresql://…`.
         case url(URLParts)
         /// Settings: after `postgres:` / `postgresql:`, or bare with a libpq keyword first.
         case keywords(Substring)
     }
 
-    static func form(of value: String) -> Form? {
+    package static func form(of value: String) -> Form? {
         if let parts = URLParts(value) { return .url(parts) }
         if let settings = afterPrefix(value) { return .keywords(settings) }
         return startsWithKeyword(value) ? .keywords(value[...]) : nil
     }
 
     /// What follows `postgres:` or `postgresql:` (not a URL's `//`).
-    static func afterPrefix(_ value: String) -> Substring? {
+    package static func afterPrefix(_ value: String) -> Substring? {
         for prefix in ["postgresql:", "postgres:"] where value.hasPrefix(prefix) {
             return value.dropFirst(prefix.count)
         }
@@ -30,13 +29,13 @@ extension PostgresConnectionString {
     }
 
     /// Whether `value`'s first word is a libpq keyword followed by `=`.
-    static func startsWithKeyword(_ value: String) -> Bool {
+    package static func startsWithKeyword(_ value: String) -> Bool {
         var scanner = KeywordScanner(value[...])
         return scanner.keywordAhead().map(isKeyword) ?? false
     }
 
     /// The settings of a `keyword=value` string, in order, as libpq's conninfo_parse reads them.
-    static func keywordSettings(_ text: Substring) throws(ShopError) -> [(String, String)] {
+    package static func keywordSettings(_ text: Substring) throws(PostgresKitError) -> [(String, String)] {
         var scanner = KeywordScanner(text)
         var settings: [(String, String)] = []
         while true {
@@ -53,7 +52,7 @@ extension PostgresConnectionString {
     }
 
     /// The message for a malformed setting: never a word that may be part of a password.
-    static func message(for problem: KeywordScanner.Problem, after previous: String?) -> ShopError {
+    package static func message(for problem: KeywordScanner.Problem, after previous: String?) -> PostgresKitError {
         switch problem {
         case .unterminatedQuote:
             return .usage("unterminated quoted string in connection info string")
@@ -67,31 +66,31 @@ extension PostgresConnectionString {
 
     /// A value in double quotes when it looks like an option's value; else a placeholder, so
     /// that a mistyped password is not repeated.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         let plain = text.count <= 64 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.:/,+ ".contains($0)) }
         return plain ? "\"\(text)\"" : "(a value not shown)"
     }
 
     /// A keyword in double quotes when it looks like one (letters, digits, `_`, `-`, `.`); else a
     /// placeholder: a word that is no keyword's shape may be part of a password.
-    static func quotedName(_ text: String) -> String {
+    package static func quotedName(_ text: String) -> String {
         let plain = text.count <= 64 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
         return plain ? "\"\(text)\"" : "(a name not shown)"
     }
 
     /// `text` with line breaks and control characters as spaces: a message stays one line.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
     }
 
-    static func nonEmpty(_ text: String?) -> String? {
+    package static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         return text
     }
 
     /// `text` with the ASCII characters that mean something in a URL %-escaped (letters, digits,
     /// `-._~` and `keeping` stay; so does anything beyond ASCII, for people to read).
-    static func escaped(_ text: String, keeping: String = "") -> String {
+    package static func escaped(_ text: String, keeping: String = "") -> String {
         var result = ""
         for character in text {
             guard let ascii = character.asciiValue,
@@ -111,19 +110,19 @@ extension PostgresConnectionString {
     /// A `postgres://` or `postgresql://` URL cut as libpq cuts it, except that the last `@`
     /// before the first `/` ends the credentials: a password may hold an unescaped `@` (a `/` in
     /// it must be written `%2F`).
-    struct URLParts {
+    package struct URLParts {
         /// Everything after `://`.
-        var rest: Substring
+        package var rest: Substring
         /// `user[:password]`, before the `@`.
-        var credentials: Substring?
+        package var credentials: Substring?
         /// `host[:port],…` (IPv6 addresses bracketed).
-        var hostspec: Substring
+        package var hostspec: Substring
         /// The database, after the `/`.
-        var path: Substring?
+        package var path: Substring?
         /// `keyword=value&…`, after the `?`.
-        var query: Substring?
+        package var query: Substring?
 
-        init?(_ value: String) {
+        package init?(_ value: String) {
             guard let scheme = ["postgresql://", "postgres://"].first(where: { value.hasPrefix($0) }) else { return nil }
             rest = value.dropFirst(scheme.count)
             var hostStart = rest.startIndex
@@ -147,7 +146,7 @@ extension PostgresConnectionString {
 
         /// Whether the URL reads as it was meant: its hosts and ports are well formed and no `@`
         /// stands in its path (else a password probably holds an unescaped `/`).
-        var isClean: Bool {
+        package var isClean: Bool {
             guard let parsed = try? PostgresConnectionString.hostsAndPorts(hostspec) else { return false }
             let portsAreNumbers = parsed.ports.allSatisfy { $0 == "," || ($0.isASCII && $0.isNumber) }
             return portsAreNumbers && path?.contains("@") != true
@@ -155,13 +154,13 @@ extension PostgresConnectionString {
     }
 
     /// Why a URL's host list cannot be read.
-    enum HostspecProblem: Error {
+    package enum HostspecProblem: Error {
         case unclosedBracket, emptyAddress, unexpectedCharacter
     }
 
     /// The settings a URL writes, in libpq's order: user, password, host, port, dbname, then the
     /// query's (which override the others).
-    static func urlSettings(_ parts: URLParts, shown: String) throws(ShopError) -> [(String, String)] {
+    package static func urlSettings(_ parts: URLParts, shown: String) throws(PostgresKitError) -> [(String, String)] {
         var settings: [(String, String)] = []
         if let credentials = parts.credentials {
             settings += try credentialSettings(credentials, shown: shown)
@@ -180,7 +179,7 @@ extension PostgresConnectionString {
     }
 
     /// `user[:password]`: each only when not empty (an empty one leaves it to the environment).
-    static func credentialSettings(_ credentials: Substring, shown: String) throws(ShopError) -> [(String, String)] {
+    package static func credentialSettings(_ credentials: Substring, shown: String) throws(PostgresKitError) -> [(String, String)] {
         let colon = credentials.firstIndex(of: ":") ?? credentials.endIndex
         var settings: [(String, String)] = []
         let user = credentials[..<colon]
@@ -191,7 +190,7 @@ extension PostgresConnectionString {
     }
 
     /// `host` and `port` from the host list, each only when not empty.
-    static func hostSettings(_ hostspec: Substring, shown: String) throws(ShopError) -> [(String, String)] {
+    package static func hostSettings(_ hostspec: Substring, shown: String) throws(PostgresKitError) -> [(String, String)] {
         let hosts: String
         let ports: String
         do throws(HostspecProblem) {
@@ -214,7 +213,7 @@ extension PostgresConnectionString {
 
     /// A host list's hosts and ports, each joined by commas as libpq joins them (a host without a
     /// port gives an empty entry), still %-escaped; IPv6 brackets are taken off.
-    static func hostsAndPorts(_ hostspec: Substring) throws(HostspecProblem) -> (hosts: String, ports: String) {
+    package static func hostsAndPorts(_ hostspec: Substring) throws(HostspecProblem) -> (hosts: String, ports: String) {
         var hosts: [Substring] = []
         var ports: [Substring] = []
         var rest = hostspec
@@ -236,7 +235,7 @@ extension PostgresConnectionString {
 
     /// The host at the start of `rest` (a bracketed IPv6 address or a name up to `:` or `,`),
     /// leaving `rest` after it.
-    static func host(from rest: inout Substring) throws(HostspecProblem) -> Substring {
+    package static func host(from rest: inout Substring) throws(HostspecProblem) -> Substring {
         guard rest.first == "[" else {
             let end = rest.firstIndex { $0 == ":" || $0 == "," } ?? rest.endIndex
             defer { rest = rest[end...] }
@@ -252,7 +251,7 @@ extension PostgresConnectionString {
 
     /// The query's `keyword=value` pairs, %-escapes decoded in both; `ssl=true` is
     /// `sslmode=require` (as in JDBC and libpq).
-    static func querySettings(_ query: Substring, shown: String) throws(ShopError) -> [(String, String)] {
+    package static func querySettings(_ query: Substring, shown: String) throws(PostgresKitError) -> [(String, String)] {
         var pieces = query.split(separator: "&", omittingEmptySubsequences: false)
         if pieces.last?.isEmpty == true { pieces.removeLast() }
         var settings: [(String, String)] = []
@@ -275,7 +274,7 @@ extension PostgresConnectionString {
     }
 
     /// Decodes `%XX` escapes (as UTF-8); a malformed escape is an error naming the redacted URL.
-    static func decoded(_ text: Substring, in shown: String) throws(ShopError) -> String {
+    package static func decoded(_ text: Substring, in shown: String) throws(PostgresKitError) -> String {
         guard text.contains("%") else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
@@ -296,7 +295,7 @@ extension PostgresConnectionString {
         return decoded
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -7,12 +7,11 @@
 
 import Foundation
 import PostgresNIO
-import ShopCore
 
-enum PostgresTLS {
+package enum PostgresTLS {
     /// The TLS setting for a connection made with `settings`.
-    static func configuration(_ settings: PostgresConnectionString,
-                              environment: [String: String]) throws(ShopError) -> PostgresConnection.Configuration.TLS {
+    package static func configuration(_ settings: PostgresConnectionString,
+                              environment: [String: String]) throws(PostgresKitError) -> PostgresConnection.Configuration.TLS {
         do {
             switch settings.tls {
             case .disable, .allow:
@@ -31,7 +30,7 @@ enum PostgresTLS {
                 let roots = try rootCertificates(settings, environment: environment, required: true)
                 return .require(try NIOSSLContext(configuration: client(verifying: .fullVerification, roots: roots)))
             }
-        } catch let error as ShopError {
+        } catch let error as PostgresKitError {
             throw error
         } catch {
             throw .storage("cannot set up TLS (sslmode=\(settings.tls.rawValue)): \(error)")
@@ -49,7 +48,7 @@ enum PostgresTLS {
     /// The roots a server's certificate is checked against: `sslrootcert` (`system`: the system's),
     /// else `~/.postgresql/root.crt` when it exists. When `required` and there is none: libpq's refusal.
     private static func rootCertificates(_ settings: PostgresConnectionString, environment: [String: String],
-                                         required: Bool) throws(ShopError) -> NIOSSLTrustRoots? {
+                                         required: Bool) throws(PostgresKitError) -> NIOSSLTrustRoots? {
         if settings.sslRootCert == "system" { return .default }
         let path = settings.sslRootCert ?? defaultRootCertificatePath(environment: environment)
         if let path, FileManager.default.isReadableFile(atPath: path) { return .file(path) }

@@ -3,7 +3,8 @@
 // or said read-write (as `pg_autoctl show uri` does). No server needed.
 
 import Testing
-@testable import ShopStorePostgres
+
+@testable import PostgresConnectionKit
 
 @Suite struct PostgresServerChoiceTests {
     typealias State = PostgresServerChoice.ServerState

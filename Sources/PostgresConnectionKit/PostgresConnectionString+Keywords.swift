@@ -2,13 +2,12 @@
 // their environment variables) and the keyword=value form (`host=h1,h2 dbname=shop user='a b'`).
 
 import Foundation
-import ShopCore
 
 // MARK: - Keywords
 
 extension PostgresConnectionString {
     /// What shopsh does with a libpq keyword.
-    enum KeywordUse {
+    package enum KeywordUse {
         /// Read and honoured.
         case used
         /// Accepted and left out: harmless (some only with certain values; see `checked`).
@@ -18,7 +17,7 @@ extension PostgresConnectionString {
     }
 
     /// Every libpq keyword (PostgreSQL 18) and what shopsh does with it.
-    static let keywordUses: [String: KeywordUse] = [
+    package static let keywordUses: [String: KeywordUse] = [
         "host": .used, "hostaddr": .used, "port": .used, "dbname": .used, "user": .used,
         "password": .used, "passfile": .used, "connect_timeout": .used, "sslmode": .used,
         "requiressl": .used, "sslrootcert": .used, "target_session_attrs": .used,
@@ -40,7 +39,7 @@ extension PostgresConnectionString {
 
     /// The environment variable libpq reads for a keyword that neither the string nor the service
     /// file gives (`service` and `servicefile` are read before the others, so elsewhere).
-    static let environmentVariables: [String: String] = [
+    package static let environmentVariables: [String: String] = [
         "host": "PGHOST", "hostaddr": "PGHOSTADDR", "port": "PGPORT", "dbname": "PGDATABASE",
         "user": "PGUSER", "password": "PGPASSWORD", "passfile": "PGPASSFILE",
         "connect_timeout": "PGCONNECT_TIMEOUT", "sslmode": "PGSSLMODE", "sslrootcert": "PGSSLROOTCERT",
@@ -57,27 +56,27 @@ extension PostgresConnectionString {
     ]
 
     /// The keywords whose values are secrets: masked or removed wherever they are written.
-    static let secretKeywords: Set<String> = ["password", "sslpassword", "oauth_client_secret"]
+    package static let secretKeywords: Set<String> = ["password", "sslpassword", "oauth_client_secret"]
 
     /// libpq's default port.
-    static let defaultPort = 5432
+    package static let defaultPort = 5432
 
     /// libpq's default socket directory on Debian and Ubuntu (`DEFAULT_PGSOCKET_DIR`).
-    static let defaultSocketDirectory = "/var/run/postgresql"
+    package static let defaultSocketDirectory = "/var/run/postgresql"
 
     /// Whether `name` is a libpq keyword.
-    static func isKeyword(_ name: String) -> Bool {
+    package static func isKeyword(_ name: String) -> Bool {
         keywordUses[name] != nil
     }
 
     /// Whether `name` may stand in a service file's section (where libpq rejects `service`, and
     /// its old spellings are not read).
-    static func isServiceFileKeyword(_ name: String) -> Bool {
+    package static func isServiceFileKeyword(_ name: String) -> Bool {
         isKeyword(name) && !["service", "servicefile", "requiressl"].contains(name)
     }
 
     /// A keyword and value as libpq stores them: the old `requiressl=1` is `sslmode=require`.
-    static func normalized(_ keyword: String, _ value: String) -> (String, String) {
+    package static func normalized(_ keyword: String, _ value: String) -> (String, String) {
         guard keyword == "requiressl" else { return (keyword, value) }
         return ("sslmode", value.hasPrefix("1") ? "require" : "prefer")
     }
@@ -89,33 +88,33 @@ extension PostgresConnectionString {
     /// Reads `keyword = value` settings one at a time as libpq's conninfo_parse does: blanks
     /// around `=`; a value ends at a blank unless single-quoted; `\` escapes the next character
     /// (so `'it\'s'` and `a\ b`). Keeps where each setting lies, for redaction.
-    struct KeywordScanner {
-        struct Item {
-            var keyword: String
-            var value: String
+    package struct KeywordScanner {
+        package struct Item {
+            package var keyword: String
+            package var value: String
             /// From the keyword to the end of the value.
-            var range: Range<String.Index>
+            package var range: Range<String.Index>
             /// The value as written, quotes included.
-            var valueRange: Range<String.Index>
+            package var valueRange: Range<String.Index>
         }
 
-        enum Problem: Error {
+        package enum Problem: Error {
             /// A word not followed by `=` (the scanner goes on after it).
             case missingEquals(word: String, range: Range<String.Index>)
             /// A quoted value that runs to the end.
             case unterminatedQuote(keyword: String, range: Range<String.Index>, valueStart: String.Index)
         }
 
-        let text: Substring
-        var position: String.Index
+        package let text: Substring
+        package var position: String.Index
 
-        init(_ text: Substring) {
+        package init(_ text: Substring) {
             self.text = text
             position = text.startIndex
         }
 
         /// The next setting; nil at the end.
-        mutating func next() throws(Problem) -> Item? {
+        package mutating func next() throws(Problem) -> Item? {
             skipBlanks()
             guard position < text.endIndex else { return nil }
             let start = position
@@ -140,7 +139,7 @@ extension PostgresConnectionString {
         }
 
         /// The first word if `=` follows it, without reading further.
-        mutating func keywordAhead() -> String? {
+        package mutating func keywordAhead() -> String? {
             skipBlanks()
             let keyword = word()
             skipBlanks()

@@ -3,28 +3,27 @@
 // reads it, so `service=NAME` means in shopsh what it means to psql.
 
 import Foundation
-import ShopCore
 
 /// Finds a named service's settings in libpq's connection service files.
-enum PostgresServiceFile {
+package enum PostgresServiceFile {
     /// Where libpq looks for the system-wide file when `PGSYSCONFDIR` is not set (Debian's and
     /// Ubuntu's packages; libpq built from source uses its own `etc` directory).
-    static let defaultSystemDirectory = "/etc/postgresql-common"
+    package static let defaultSystemDirectory = "/etc/postgresql-common"
 
     /// A service's settings and the file they were read from.
-    struct Section: Sendable, Equatable {
+    package struct Section: Sendable, Equatable {
         /// The file that held the section.
-        var path: String
+        package var path: String
         /// The section's settings; a keyword given twice keeps its first value, as in libpq.
-        var settings: [String: String]
+        package var settings: [String: String]
     }
 
     /// The settings of service `name`, from the first file that has a `[name]` section: the user's
     /// file (`serviceFile`, else `PGSERVICEFILE`, else `$HOME/.pg_service.conf` when it exists),
     /// then `$PGSYSCONFDIR/pg_service.conf`. A service found in neither is an error, as is a
     /// named user file that cannot be read.
-    static func section(named name: String, serviceFile: String?,
-                        environment: [String: String]) throws(ShopError) -> Section {
+    package static func section(named name: String, serviceFile: String?,
+                        environment: [String: String]) throws(PostgresKitError) -> Section {
         if let userFile = userFilePath(serviceFile: serviceFile, environment: environment) {
             if let found = try section(named: name, inFileAt: userFile.path, mustExist: userFile.named) {
                 return found
@@ -50,7 +49,7 @@ enum PostgresServiceFile {
     /// Section `name` of the file at `path`; nil when the file lacks it, or is missing and need
     /// not exist.
     private static func section(named name: String, inFileAt path: String,
-                                mustExist: Bool) throws(ShopError) -> Section? {
+                                mustExist: Bool) throws(PostgresKitError) -> Section? {
         guard let data = FileManager.default.contents(atPath: path) else {
             if mustExist { throw .usage("service file \"\(path)\" not found") }
             return nil
@@ -64,7 +63,7 @@ enum PostgresServiceFile {
     /// The settings of section `name` in `text` (the file at `path`, named in errors), or nil when
     /// the text has no such section. Lines are trimmed; blank lines and `#` comments are skipped;
     /// a line in the section must be `keyword=value` with a libpq keyword other than `service`.
-    static func settings(ofSection name: String, in text: String, path: String) throws(ShopError) -> [String: String]? {
+    package static func settings(ofSection name: String, in text: String, path: String) throws(PostgresKitError) -> [String: String]? {
         var settings: [String: String]?
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -83,7 +82,7 @@ enum PostgresServiceFile {
     }
 
     /// One `keyword=value` line of the wanted section, both sides trimmed.
-    private static func setting(_ line: String, lineNumber: Int, path: String) throws(ShopError) -> (String, String) {
+    private static func setting(_ line: String, lineNumber: Int, path: String) throws(PostgresKitError) -> (String, String) {
         guard let equals = line.firstIndex(of: "=") else {
             throw .usage("syntax error in service file \"\(path)\", line \(lineNumber)")
         }

@@ -4,15 +4,15 @@
 // without the password.
 
 import Foundation
-import ShopCore
 import Testing
-@testable import ShopStorePostgres
+
+@testable import PostgresConnectionKit
 
 @Suite struct PostgresConnectionStringTests {
     /// `value` read with `environment` only, the OS user `osann`, and (unless `socketDirectory`)
     /// no default socket directory, so the default host is `localhost`.
     func parse(_ value: String, _ environment: [String: String] = [:],
-               socketDirectory: Bool = false) throws(ShopError) -> PostgresConnectionString {
+               socketDirectory: Bool = false) throws(PostgresKitError) -> PostgresConnectionString {
         try PostgresConnectionString(value, environment: environment, osUser: "osann",
                                      directoryExists: { _ in socketDirectory })
     }
@@ -398,7 +398,7 @@ import Testing
         #expect(try PostgresServiceFile.settings(ofSection: "a", in: text, path: "f") == ["host": "x", "port": "1"])
         #expect(try PostgresServiceFile.settings(ofSection: "b", in: text, path: "f") == ["host": "y"])
         #expect(try PostgresServiceFile.settings(ofSection: "c", in: text, path: "f") == nil)
-        #expect(throws: ShopError.usage("syntax error in service file \"f\", line 2: invalid connection option \"bogus\"")) {
+        #expect(throws: PostgresKitError.usage("syntax error in service file \"f\", line 2: invalid connection option \"bogus\"")) {
             try PostgresServiceFile.settings(ofSection: "a", in: "[a]\nbogus=1\n", path: "f")
         }
     }
