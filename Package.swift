@@ -101,10 +101,14 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PostgresConnectionKitTests", dependencies: ["PostgresConnectionKit"]),
+        // The shop's rules as the PostgreSQL server holds them: the migrations' functions,
+        // triggers and constraints (constant SQL, much of it generated from ShopCore) and the
+        // codes its functions refuse with.
+        .target(name: "PostgresShopSchema", dependencies: ["ShopCore", "ShopStoreKit"]),
         // The shared-server store (issue 12): every service on PostgreSQL through postgres-nio.
         .target(
             name: "ShopStorePostgres",
-            dependencies: ["ShopCore", "ShopStoreKit", "PostgresConnectionKit",
+            dependencies: ["ShopCore", "ShopStoreKit", "PostgresConnectionKit", "PostgresShopSchema",
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -162,7 +166,7 @@ let package = Package(
         .testTarget(name: "ShopStoreSQLiteTests", dependencies: ["ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract"]),
         // Runs against the server named by SHOPSH_TEST_POSTGRES (`make test` starts one: scripts/postgres-cluster).
         .testTarget(name: "ShopStorePostgresTests", dependencies: ["ShopStorePostgres", "ShopStoreSQLite", "ShopStoreKit", "ShopCore", "StoreContract",
-                                                                  "TestSupport", "PostgresConnectionKit"]),
+                                                                  "TestSupport", "PostgresConnectionKit", "PostgresShopSchema"]),
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",

@@ -8,6 +8,7 @@ import Logging
 import PostgresNIO
 import ShopCore
 import PostgresConnectionKit
+import PostgresShopSchema
 
 /// The connections (or a run's) and the logger, with the read/write discipline every service follows.
 struct PostgresDatabase: Sendable {

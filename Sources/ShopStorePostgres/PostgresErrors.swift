@@ -6,6 +6,7 @@ import NIOPosix
 import PostgresConnectionKit
 import PostgresNIO
 import ShopCore
+import PostgresShopSchema
 
 /// Maps errors from postgres-nio (and transactions) to the shop's one error type.
 enum PostgresErrors {

@@ -6,31 +6,11 @@
 
 import Logging
 import PostgresNIO
+import PostgresShopSchema
 import ShopCore
 
+/// Who this session is, as the server says.
 enum PostgresIdentity {
-    /// The shopsh role of `session_user` as SQL text: `admin` for a superuser, a member of `owner`
-    /// (an expression giving the role that owns the shop's tables; NULL while there are none, as
-    /// whoever opens a new database creates them) or of shopsh_admin; else `support`, `viewer`, or
-    /// `none`. Constant SQL: `owner` is one of this module's expressions, never a value. A group
-    /// role that does not exist yet is simply not one the user is a member of.
-    static func roleExpression(owner: String) -> String {
-        func member(_ role: OperatorRole) -> String {
-            """
-            EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = '\(role.serverRoleName)'
-                    AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER'))
-            """
-        }
-        return """
-            CASE WHEN (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = session_user) THEN 'admin'
-                 WHEN COALESCE(pg_catalog.pg_has_role(session_user, \(owner), 'MEMBER'), true) THEN 'admin'
-                 WHEN \(member(.admin)) THEN 'admin'
-                 WHEN \(member(.support)) THEN 'support'
-                 WHEN \(member(.viewer)) THEN 'viewer'
-                 ELSE 'none' END
-            """
-    }
-
     /// The owner of the shop's tables in the session's search path (NULL before the first migration).
     static let tablesOwner = "(SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass('products'))"
 
@@ -39,7 +19,7 @@ enum PostgresIdentity {
     /// migration, and for a login that may not read them: it must meet the server's refusal).
     static var greetingQuery: PostgresQuery {
         PostgresQuery(unsafeSQL: """
-            SELECT pg_catalog.pg_backend_pid(), session_user::text, \(roleExpression(owner: tablesOwner)),
+            SELECT pg_catalog.pg_backend_pid(), session_user::text, \(PostgresRoleSQL.role(owner: tablesOwner)),
                    pg_catalog.pg_is_in_recovery(), pg_catalog.current_setting('default_transaction_read_only'),
                    CASE WHEN pg_catalog.has_table_privilege(pg_catalog.to_regclass('schema_migrations'), 'SELECT')
                         THEN pg_catalog.obj_description(pg_catalog.to_regclass('schema_migrations'), 'pg_class') END

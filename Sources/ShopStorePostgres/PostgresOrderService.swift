@@ -6,6 +6,7 @@ import Logging
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import PostgresShopSchema
 
 /// `OrderService` on a PostgreSQL server.
 struct PostgresOrderService: OrderService {

@@ -4,6 +4,7 @@
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import PostgresShopSchema
 
 extension PostgresProductService {
     func searchProducts(_ text: String, filter: ProductFilter, page: Page,

@@ -6,6 +6,7 @@ import Logging
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import PostgresShopSchema
 
 /// One step of the schema: constant DDL (no values in it), run in order in one transaction.
 struct PostgresMigration: Sendable {

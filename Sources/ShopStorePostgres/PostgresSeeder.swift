@@ -11,6 +11,7 @@ import Logging
 import PostgresNIO
 import ShopCore
 import ShopStoreKit
+import PostgresShopSchema
 
 /// Gathers a seed's rows, table by table, in COPY's text format.
 final class PostgresSeeder: ShopSeeder {

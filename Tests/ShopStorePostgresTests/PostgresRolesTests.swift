@@ -9,6 +9,7 @@ import PostgresNIO
 import ShopCore
 import Testing
 @testable import ShopStorePostgres
+import PostgresShopSchema
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresRolesTests {

@@ -11,6 +11,7 @@ import StoreContract
 import Testing
 import TestSupport
 @testable import ShopStorePostgres
+import PostgresShopSchema
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresRulesAtPsqlTests {

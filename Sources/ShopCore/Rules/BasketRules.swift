@@ -11,19 +11,9 @@ public enum BasketRules {
         }
     }
 
-    /// Only active customers buy; `action` says what was refused (`add to the basket of`).
-    public static func checkActive(_ user: User, _ action: String) throws(ShopError) {
-        guard user.status == .active else { throw disabled(user.username, action) }
-    }
-
     /// The customer named `username` is disabled, so `action` was refused.
     public static func disabled(_ username: String, _ action: String) -> ShopError {
         .conflict("user \(username) is disabled: cannot \(action) a disabled user (enable them first)")
-    }
-
-    /// A product out of stock cannot go into a basket.
-    public static func checkInStock(_ product: Product) throws(ShopError) {
-        guard product.stock > 0 else { throw outOfStock(product.id, sku: product.sku, title: product.title) }
     }
 
     /// The product is out of stock, so it cannot go into a basket.
@@ -41,13 +31,14 @@ public enum BasketRules {
     public static func basketFull(_ username: String) -> ShopError {
         .conflict("the basket of \(username) already holds \(BasketLimits.maxLines) products, the most a basket may hold")
     }
-}
 
-extension BasketRules {
+    /// What adding to a basket is, in the line that refuses it to a disabled customer.
+    public static let adding = "add to the basket of"
+
     /// Adding to a basket is buying: only an active customer, only a product in stock.
     public static func checkAdd(_ user: User, _ product: Product) throws(ShopError) {
-        try checkActive(user, "add to the basket of")
-        try checkInStock(product)
+        guard user.status == .active else { throw disabled(user.username, adding) }
+        guard product.stock > 0 else { throw outOfStock(product.id, sku: product.sku, title: product.title) }
     }
 
     /// Setting a line that holds `current` (nil: no line) to `quantity`, which is not 0 (0 removes
@@ -72,7 +63,7 @@ extension BasketRules {
 
     /// Checks out a basket: the customer is active and the basket is not empty.
     public static func checkCheckout(_ user: User, lines: Int) throws(ShopError) {
-        try checkActive(user, checkingOut)
+        guard user.status == .active else { throw disabled(user.username, checkingOut) }
         guard lines > 0 else { throw emptyBasket(user.username) }
     }
 

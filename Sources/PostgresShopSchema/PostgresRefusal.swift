@@ -6,7 +6,7 @@ import Foundation
 import ShopCore
 
 /// A refusal of one of the server's functions.
-enum PostgresRefusal: String, CaseIterable, Sendable {
+package enum PostgresRefusal: String, CaseIterable, Sendable {
     // Basket and favourite functions (PostgresRefusingSchema).
     case noSuchCustomer = "SHB01", noSuchProduct = "SHB02", customerDisabled = "SHB03", outOfStock = "SHB04"
     case basketFull = "SHB05", lineFull = "SHB06", notInBasket = "SHB07"
@@ -17,7 +17,7 @@ enum PostgresRefusal: String, CaseIterable, Sendable {
     case noSuchOrder = "SHO01", notAllowedMove = "SHO02"
 
     /// What the server says at psql (a client without this table sees this and the detail).
-    var serverMessage: String {
+    package var serverMessage: String {
         switch self {
         case .noSuchCustomer, .checkoutNoCustomer: return "no such customer"
         case .noSuchProduct: return "no such product"
@@ -35,16 +35,16 @@ enum PostgresRefusal: String, CaseIterable, Sendable {
     }
 
     /// What the function's detail holds (each field only where its refusal needs it).
-    struct Detail: Decodable {
-        var customer: String?
-        var product: String?
-        var sku: String?
-        var title: String?
-        var quantity: Int?
-        var adding: Int?
+    package struct Detail: Decodable {
+        package var customer: String?
+        package var product: String?
+        package var sku: String?
+        package var title: String?
+        package var quantity: Int?
+        package var adding: Int?
 
         /// The detail's JSON; ids and quantities may come as numbers or as text.
-        init(json: String) {
+        package init(json: String) {
             let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
             func text(_ key: String) -> String? {
                 switch object[key] {
@@ -60,7 +60,7 @@ enum PostgresRefusal: String, CaseIterable, Sendable {
 
     /// ShopCore's line for this refusal, from the function's detail; nil when the detail lacks
     /// what the words need (a function of an older migration), or the caller words it itself.
-    func error(detail text: String?) -> ShopError? {
+    package func error(detail text: String?) -> ShopError? {
         let detail = Detail(json: text ?? "{}")
         let customer = detail.customer, product = detail.product.flatMap { Int64($0) }
         switch self {
@@ -69,7 +69,7 @@ enum PostgresRefusal: String, CaseIterable, Sendable {
         case .noSuchProduct:
             return detail.product.map { ShopError.notFound("no product with id or SKU \"\($0)\"") }
         case .customerDisabled:
-            return customer.map { BasketRules.disabled($0, "add to the basket of") }
+            return customer.map { BasketRules.disabled($0, BasketRules.adding) }
         case .checkoutDisabled:
             return customer.map { BasketRules.disabled($0, BasketRules.checkingOut) }
         case .outOfStock:
@@ -98,7 +98,7 @@ enum PostgresRefusal: String, CaseIterable, Sendable {
     }
 
     /// The line for a server error with `state` and `detail`, when the state is one of this table's.
-    static func error(state: String, detail: String?) -> ShopError? {
+    package static func error(state: String, detail: String?) -> ShopError? {
         PostgresRefusal(rawValue: state)?.error(detail: detail)
     }
 }

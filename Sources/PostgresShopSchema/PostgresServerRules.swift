@@ -21,26 +21,26 @@ import ShopCore
 import ShopStoreKit
 
 /// The DDL of migration 4 (constant SQL; the schema's name is quoted by the server).
-enum PostgresServerRules {
+package enum PostgresServerRules {
     // MARK: - Custom SQLSTATEs the operations raise (PostgresRefusal words them)
 
-    static let noSuchCustomer = PostgresRefusal.checkoutNoCustomer.rawValue
-    static let customerDisabled = PostgresRefusal.checkoutDisabled.rawValue
-    static let emptyBasket = PostgresRefusal.checkoutEmpty.rawValue
-    static let shortOfStock = PostgresRefusal.checkoutShortOfStock.rawValue
-    static let orderIDsTaken = PostgresRefusal.checkoutOrderIDsTaken.rawValue
-    static let noSuchOrder = PostgresRefusal.noSuchOrder.rawValue
-    static let notAllowedMove = PostgresRefusal.notAllowedMove.rawValue
+    package static let noSuchCustomer = PostgresRefusal.checkoutNoCustomer.rawValue
+    package static let customerDisabled = PostgresRefusal.checkoutDisabled.rawValue
+    package static let emptyBasket = PostgresRefusal.checkoutEmpty.rawValue
+    package static let shortOfStock = PostgresRefusal.checkoutShortOfStock.rawValue
+    package static let orderIDsTaken = PostgresRefusal.checkoutOrderIDsTaken.rawValue
+    package static let noSuchOrder = PostgresRefusal.noSuchOrder.rawValue
+    package static let notAllowedMove = PostgresRefusal.notAllowedMove.rawValue
 
     /// The tables whose every change the server records, with the entity each is about and the
     /// columns that identify a row (as SQL on the row's JSON image `r`).
-    static let auditedTables = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
+    package static let auditedTables = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                                 "order_stock", "currencies", "currency_rates"]
 
     /// A `CREATE FUNCTION` whose text names this schema as `%I` (in its `SET search_path`, with
     /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's), filled
     /// in by the server; `%` elsewhere in the text must be written `%%`.
-    static func inThisSchema(_ create: String) -> String {
+    package static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN
             EXECUTE format($f$
@@ -50,7 +50,7 @@ enum PostgresServerRules {
         """
     }
 
-    static let statements: [String] = [
+    package static let statements: [String] = [
         // The operations in progress: a row per transaction that runs one (deleted before it returns).
         "CREATE UNLOGGED TABLE operation_in_progress (xact xid8 PRIMARY KEY)",
 
@@ -135,7 +135,7 @@ enum PostgresServerRules {
     ]
 
     /// Three statement triggers a table (transition tables take one event each).
-    static var triggers: [String] {
+    package static var triggers: [String] {
         auditedTables.flatMap { table in
             [
                 "CREATE TRIGGER shopsh_audit_insert AFTER INSERT ON \(table) REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
@@ -149,7 +149,7 @@ enum PostgresServerRules {
     /// JSON images (NULL when it did not exist). No row for a change that changes no audited field,
     /// nor for a basket line, favourite or order line that a deleted customer or product took with
     /// it (the delete's own row says so). `shopsh_action` is shopsh's word for the change.
-    static let auditRow = """
+    package static let auditRow = """
         CREATE FUNCTION shopsh_audit_row(source TEXT, shopsh_action TEXT, old_row JSONB, new_row JSONB,
                                          OUT entity TEXT, OUT entity_id TEXT, OUT action TEXT,
                                          OUT before JSONB, OUT after JSONB, OUT sort_number NUMERIC, OUT sort_text TEXT)
@@ -231,7 +231,7 @@ enum PostgresServerRules {
 
     /// The trigger function: the rows the statement changed, each as its audit row, in key order.
     /// Nothing while an operation of the owner's runs in this transaction (it records itself).
-    static let auditStatement = """
+    package static let auditStatement = """
         CREATE FUNCTION shopsh_audit_statement() RETURNS trigger
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE
@@ -270,7 +270,7 @@ enum PostgresServerRules {
     /// PricedLine computes them: each line's discount rounded once, half away from zero), its lines
     /// (oldest first, as the basket lists them) and what it took from the shelves, empties the
     /// basket and records one audit row (AuditChange.checkout). Any refusal undoes everything.
-    static let checkout = """
+    package static let checkout = """
         CREATE FUNCTION shopsh_checkout(buyer_id BIGINT) RETURNS BIGINT
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE
@@ -327,7 +327,7 @@ enum PostgresServerRules {
     /// Moves an order along the status machine (placed → paid → shipped → delivered; placed or
     /// paid → cancelled, which gives back exactly the stock the order took, once) and records one
     /// audit row (AuditChange.orderStatus). Returns the status the order had.
-    static let setOrderStatus = """
+    package static let setOrderStatus = """
         CREATE FUNCTION shopsh_set_order_status(target_order BIGINT, next_status TEXT) RETURNS TEXT
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE
@@ -360,7 +360,7 @@ enum PostgresServerRules {
 
     /// Stores exchange rates (a later rate of the same day and code replacing an earlier one) and
     /// records one audit row for them all (AuditChange.rates). Returns how many were given.
-    static let storeRates = """
+    package static let storeRates = """
         CREATE FUNCTION shopsh_store_rates(days DATE[], codes TEXT[], rates NUMERIC[]) RETURNS INTEGER
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE

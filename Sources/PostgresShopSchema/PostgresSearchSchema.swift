@@ -6,43 +6,43 @@
 // through it: the server's estimates then count titles, not every field), and the vocabulary kept
 // once per statement instead of once per row.
 
-enum PostgresSearchSchema {
+package enum PostgresSearchSchema {
     /// The searched fields as one lower-cased text (SQL over a row `r`; constant).
-    static func searchedText(_ row: String) -> String {
+    package static func searchedText(_ row: String) -> String {
         "lower(\(row).title || ' ' || coalesce(\(row).brand, '') || ' ' || \(row).category || ' ' || \(row).tags || ' ' || \(row).description)"
     }
 
     /// `text` split as ProductSearch splits it, at anything that is not a letter or a digit (the
     /// parser alone would read `P-3` as `p` and `-3`).
-    static func words(_ text: String) -> String {
+    package static func words(_ text: String) -> String {
         "regexp_replace(\(text), '[^[:alnum:]]+', ' ', 'g')"
     }
 
     /// The words of a product's title as a tsvector: the expression migration v7 indexes, which
     /// a query must repeat exactly for the server to use the index.
-    static let titleWords = "to_tsvector('simple', \(words("title")))"
+    package static let titleWords = "to_tsvector('simple', \(words("title")))"
 
     /// The index of every searched field's words (v6).
-    static let wordsIndex = "CREATE INDEX products_search_words ON products USING GIN (search_words)"
+    package static let wordsIndex = "CREATE INDEX products_search_words ON products USING GIN (search_words)"
     /// The index of the titles' words (v7).
-    static let titleWordsIndex = "CREATE INDEX products_title_words ON products USING GIN ((\(titleWords)))"
+    package static let titleWordsIndex = "CREATE INDEX products_title_words ON products USING GIN ((\(titleWords)))"
 
     /// Adds every product's words to `search_vocabulary` (v6, before `search_words` was indexed).
-    static let fillVocabulary = """
+    package static let fillVocabulary = """
         INSERT INTO search_vocabulary
         SELECT DISTINCT word FROM products p, regexp_split_to_table(\(searchedText("p")), '[^[:alnum:]]+') AS word
         WHERE word <> '' ON CONFLICT DO NOTHING
         """
 
     /// The same from `search_words`, the words already split (`ts_stat`: one pass, a seventh of the time).
-    static let refillVocabulary = """
+    package static let refillVocabulary = """
         INSERT INTO search_vocabulary SELECT word FROM ts_stat('SELECT search_words FROM products') ON CONFLICT DO NOTHING
         """
 
     /// Before a seed's rows (the owner's, into an empty store, in its transaction): the search
     /// indexes and the vocabulary triggers go, and `afterSeed` builds them once over every row, which
     /// costs a fraction of keeping them row by row.
-    static let beforeSeed = [
+    package static let beforeSeed = [
         "DROP INDEX products_search_words",
         "DROP INDEX products_title_words",
         "ALTER TABLE products DISABLE TRIGGER products_note_search_words",
@@ -50,7 +50,7 @@ enum PostgresSearchSchema {
     ]
 
     /// After a seed's rows: `beforeSeed` undone.
-    static let afterSeed = [
+    package static let afterSeed = [
         wordsIndex,
         titleWordsIndex,
         "ALTER TABLE products ENABLE TRIGGER products_note_search_words",
@@ -58,7 +58,7 @@ enum PostgresSearchSchema {
         refillVocabulary,
     ]
 
-    static let statements: [String] = [
+    package static let statements: [String] = [
         """
         ALTER TABLE products ADD COLUMN search_words tsvector GENERATED ALWAYS AS (
             setweight(to_tsvector('simple', \(words("title"))), 'A')
@@ -88,7 +88,7 @@ enum PostgresSearchSchema {
     ]
 
     /// Migration v7.
-    static let titleIndexStatements: [String] = [
+    package static let titleIndexStatements: [String] = [
         titleWordsIndex,
         // The lowest ids among the products whose title holds `words` (and passing a listing's
         // filters), through the titles' index alone: for words few titles hold. The planner would

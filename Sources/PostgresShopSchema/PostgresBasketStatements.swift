@@ -15,10 +15,10 @@
 import ShopCore
 
 /// The DDL of migration 5 (constant SQL; the schema's name is quoted by the server).
-enum PostgresBasketStatements {
+package enum PostgresBasketStatements {
     /// What each function returns for the line it changed: the customer's id, the product as the
     /// line shows it, the stock it was read with, and the line's quantity (0: the line was removed).
-    static let lineColumns = """
+    package static let lineColumns = """
         out_user_id BIGINT, out_product_id BIGINT, out_sku TEXT, out_title TEXT, out_price_minor BIGINT, out_discount_hundredths INTEGER,
         out_stock BIGINT, out_quantity INTEGER
         """
@@ -26,12 +26,12 @@ enum PostgresBasketStatements {
     /// The arguments every function takes: the customer (id when the reference reads as one, and
     /// the trimmed reference as a username or email), the product (id, and the reference as a SKU),
     /// and how long it may wait for a lock (`lock_wait`: PostgresDatabase.oneCallLockWait).
-    static let referenceArguments = "customer_id BIGINT, customer_name TEXT, item_id BIGINT, item_ref TEXT, lock_wait TEXT"
+    package static let referenceArguments = "customer_id BIGINT, customer_name TEXT, item_id BIGINT, item_ref TEXT, lock_wait TEXT"
 
     /// Bounds the function's lock waits when asked (`lock_wait`), then looks the customer and the
     /// product up as PostgresUserLookup and PostgresProductService do (id first, then the name
     /// ignoring case), into `uid`/`ustatus` and `item`.
-    static let lookups = """
+    package static let lookups = """
         IF lock_wait IS NOT NULL THEN PERFORM set_config('lock_timeout', lock_wait, true); END IF;
         IF customer_id IS NOT NULL THEN
             SELECT u.id, u.status INTO uid, ustatus FROM users u WHERE u.id = customer_id;
@@ -51,23 +51,23 @@ enum PostgresBasketStatements {
         """
 
     /// Names the command and action for the audit triggers (as PostgresDatabase.name does).
-    static func naming(_ action: String) -> String {
+    package static func naming(_ action: String) -> String {
         "PERFORM set_config('shopsh.command', command, true), set_config('shopsh.action', '\(action)', true);"
     }
 
     /// A new line needs room: the basket's lines counted with the customer's row locked (as
     /// PostgresBasketService.checkRoom), refusing when the basket is full.
-    static let roomForNewLine = """
+    package static let roomForNewLine = """
         PERFORM shopsh_lock_basket(uid);
         SELECT count(*), COALESCE(bool_or(b.product_id = item.id), false) INTO lines, held
         FROM basket_lines b WHERE b.user_id = uid;
         IF NOT held AND lines >= \(BasketLimits.maxLines) THEN RETURN; END IF;
         """
 
-    static let declarations = "DECLARE uid BIGINT; ustatus TEXT; item products%%ROWTYPE; lines BIGINT; held BOOLEAN; stored INTEGER;"
+    package static let declarations = "DECLARE uid BIGINT; ustatus TEXT; item products%%ROWTYPE; lines BIGINT; held BOOLEAN; stored INTEGER;"
 
     /// The head of a basket function named `name` taking `arguments` after the references.
-    static func head(_ name: String, _ arguments: String) -> String {
+    package static func head(_ name: String, _ arguments: String) -> String {
         """
         CREATE FUNCTION \(name)(\(referenceArguments), \(arguments))
         RETURNS TABLE(\(lineColumns))
@@ -77,13 +77,13 @@ enum PostgresBasketStatements {
     }
 
     /// Returns the changed line, holding `quantity`.
-    static func returning(_ quantity: String) -> String {
+    package static func returning(_ quantity: String) -> String {
         "RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, \(quantity);"
     }
 
     /// `basket add`: an active customer, a product in stock, room for a new line, and an increment
     /// that stays within a line's limit (the same INSERT … ON CONFLICT as the step-by-step path).
-    static let add = """
+    package static let add = """
         \(head("shopsh_basket_add", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
         BEGIN
             \(naming("add"))
@@ -104,7 +104,7 @@ enum PostgresBasketStatements {
 
     /// `basket set`: 0 removes a line the basket holds; raising a line (or adding one) is buying,
     /// so it needs what an add needs; lowering one is always allowed.
-    static let set = """
+    package static let set = """
         \(head("shopsh_basket_set", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
         BEGIN
             \(naming("set"))
@@ -130,7 +130,7 @@ enum PostgresBasketStatements {
         """
 
     /// `basket remove`: a line the basket holds.
-    static let remove = """
+    package static let remove = """
         \(head("shopsh_basket_remove", "command TEXT"))
         BEGIN
             \(naming("remove"))
@@ -145,7 +145,7 @@ enum PostgresBasketStatements {
     /// `favorites add`, `remove` and `toggle` (`what`): the favourite's row inserted (`added`, or
     /// `present` when it was there already) or deleted (`removed`, or `absent`); a toggle deletes
     /// the row when there is one, else inserts it.
-    static let favorite = """
+    package static let favorite = """
         CREATE FUNCTION shopsh_favorite(\(referenceArguments), what TEXT, stamp TIMESTAMPTZ, command TEXT)
         RETURNS TABLE(out_result TEXT)
         LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
@@ -167,5 +167,5 @@ enum PostgresBasketStatements {
         $body$
         """
 
-    static let statements: [String] = [add, set, remove, favorite].map(PostgresServerRules.inThisSchema)
+    package static let statements: [String] = [add, set, remove, favorite].map(PostgresServerRules.inThisSchema)
 }

@@ -15,24 +15,24 @@
 // edited): `replacing` fails loudly at start-up of a test run if that text no longer matches.
 
 /// The DDL of migration 10 (constant SQL; the schema's name is quoted by the server).
-enum PostgresHardeningSchema {
+package enum PostgresHardeningSchema {
     /// The actions only the server's own operations write (their one audit row each).
-    static let operationActions = ["checkout", "status", "cancel"]
+    package static let operationActions = ["checkout", "status", "cancel"]
 
     /// `text` with `old` replaced by `new`; `old` must occur (constant SQL of this module).
-    static func replacing(_ text: String, _ old: String, with new: String) -> String {
+    package static func replacing(_ text: String, _ old: String, with new: String) -> String {
         precondition(text.contains(old), "migration 10: a replaced function no longer holds \(old)")
         return text.replacingOccurrences(of: old, with: new)
     }
 
     /// A function of an earlier migration, created again in place.
-    static func recreated(_ text: String) -> String {
+    package static func recreated(_ text: String) -> String {
         replacing(text, "CREATE FUNCTION", with: "CREATE OR REPLACE FUNCTION")
     }
 
     /// A basket or favourite function of migration 5 naming its command through
     /// `shopsh_name_command` instead of two settings.
-    static func renamed(_ text: String) -> String {
+    package static func renamed(_ text: String) -> String {
         var named = text
         for action in ["add", "set", "remove"] where named.contains(PostgresBasketStatements.naming(action)) {
             named = replacing(named, PostgresBasketStatements.naming(action), with: "PERFORM shopsh_name_command(command, '\(action)');")
@@ -43,7 +43,7 @@ enum PostgresHardeningSchema {
         return recreated(named)
     }
 
-    static let statements: [String] = [
+    package static let statements: [String] = [
         // MARK: Times a client cannot name
         PostgresServerRules.inThisSchema("""
             CREATE OR REPLACE FUNCTION shopsh_basket_line_changed() RETURNS trigger

@@ -19,26 +19,26 @@ import ShopCore
 import ShopStoreKit
 
 /// The DDL of migration 11 (constant SQL; the schema's name is quoted by the server).
-enum PostgresRefusingSchema {
+package enum PostgresRefusingSchema {
     /// `RAISE` of `refusal`, whose detail is the JSON object of `fields` (SQL expressions by key).
-    static func raise(_ refusal: PostgresRefusal, _ fields: KeyValuePairs<String, String>) -> String {
+    package static func raise(_ refusal: PostgresRefusal, _ fields: KeyValuePairs<String, String>) -> String {
         let detail = fields.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ")
         return "RAISE EXCEPTION '\(refusal.serverMessage)' USING ERRCODE = '\(refusal.rawValue)', "
             + "DETAIL = jsonb_build_object(\(detail))::text;"
     }
 
     /// `IF condition THEN RAISE … END IF;`
-    static func refuse(if condition: String, _ refusal: PostgresRefusal, _ fields: KeyValuePairs<String, String>) -> String {
+    package static func refuse(if condition: String, _ refusal: PostgresRefusal, _ fields: KeyValuePairs<String, String>) -> String {
         "IF \(condition) THEN \(raise(refusal, fields)) END IF;"
     }
 
-    static let username = "(SELECT u.username FROM users u WHERE u.id = uid)"
-    static let heldQuantity = "(SELECT b.quantity FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id)"
-    static let product: KeyValuePairs<String, String> = ["product": "item.id", "sku": "item.sku", "title": "item.title"]
+    package static let username = "(SELECT u.username FROM users u WHERE u.id = uid)"
+    package static let heldQuantity = "(SELECT b.quantity FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id)"
+    package static let product: KeyValuePairs<String, String> = ["product": "item.id", "sku": "item.sku", "title": "item.title"]
 
     /// The refusals every function shares: the customer and the product looked up, the customer's
     /// state, the product's stock and the basket's room.
-    static func refusing(_ text: String) -> String {
+    package static func refusing(_ text: String) -> String {
         var text = PostgresHardeningSchema.replacing(text, "IF uid IS NULL THEN RETURN; END IF;",
             with: refuse(if: "uid IS NULL", .noSuchCustomer, ["customer": "customer_name"]))
         text = PostgresHardeningSchema.replacing(text, "IF item.id IS NULL THEN RETURN; END IF;",
@@ -59,7 +59,7 @@ enum PostgresRefusingSchema {
 
     /// `stored IS NULL` after the write: in an add, the line would pass its limit; in a set to 0
     /// or a remove, the basket does not hold the product.
-    static func refusingMissedWrite(_ text: String, _ refusal: PostgresRefusal) -> String {
+    package static func refusingMissedWrite(_ text: String, _ refusal: PostgresRefusal) -> String {
         let fields: KeyValuePairs<String, String> = refusal == .lineFull
             ? ["customer": username, "sku": "item.sku", "quantity": heldQuantity, "adding": "amount"]
             : ["customer": username, "product": "item.id", "sku": "item.sku"]
@@ -69,10 +69,10 @@ enum PostgresRefusingSchema {
 
     /// The line rule in checkout: LineTotalSQL over the basket's line and its product (its `%`
     /// written `%%`, as `inThisSchema`'s format() wants it).
-    static let checkoutNet = "sum(\(LineTotalSQL.discounted(unitPrice: "p.price_minor", quantity: "b.quantity", discount: "p.discount_hundredths")))"
+    package static let checkoutNet = "sum(\(LineTotalSQL.discounted(unitPrice: "p.price_minor", quantity: "b.quantity", discount: "p.discount_hundredths")))"
         .replacingOccurrences(of: "%", with: "%%")
 
-    static var checkout: String {
+    package static var checkout: String {
         var text = PostgresHardeningSchema.recreated(PostgresServerRules.checkout)
         text = PostgresHardeningSchema.replacing(
             text, "sum(round(p.price_minor::numeric * b.quantity * (10000 - p.discount_hundredths) / 10000))", with: checkoutNet)
@@ -92,7 +92,7 @@ enum PostgresRefusingSchema {
     }
 
     /// CHECKs of the product texts' lengths, from ProductLimits (rows from before are not checked again).
-    static let textLimits: [String] = [
+    package static let textLimits: [String] = [
         ("title", ProductLimits.maxTitleLength), ("description", ProductLimits.maxDescriptionLength),
         ("category", ProductLimits.maxCategoryLength), ("brand", ProductLimits.maxBrandLength),
     ].map { column, limit in
@@ -101,7 +101,7 @@ enum PostgresRefusingSchema {
 
     /// A new line in a basket that holds `BasketLimits.maxLines` products is refused, however it
     /// is inserted (counted under the basket's lock, as the functions count).
-    static let basketRoom = PostgresServerRules.inThisSchema("""
+    package static let basketRoom = PostgresServerRules.inThisSchema("""
         CREATE FUNCTION shopsh_basket_room() RETURNS trigger
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE uid BIGINT := NEW.user_id;
@@ -116,7 +116,7 @@ enum PostgresRefusingSchema {
         $body$
         """)
 
-    static var statements: [String] {
+    package static var statements: [String] {
         let renamed = PostgresHardeningSchema.renamed
         return textLimits + [
             basketRoom,

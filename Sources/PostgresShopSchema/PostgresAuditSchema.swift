@@ -9,12 +9,12 @@ import ShopCore
 import ShopStoreKit
 
 /// The DDL of migration 3 (constant SQL) and the masking rule as SQL expressions.
-enum PostgresAuditSchema {
+package enum PostgresAuditSchema {
     // MARK: - The masking rule in SQL (tests compare it with PersonalDataMask)
 
     /// `emily.johnson@x.dummyjson.com` → `e***@x.dummyjson.com`; no `@`, or one first → `***`.
     /// `column` is constant SQL (a column or expression of this file), never a value.
-    static func maskedEmail(_ column: String) -> String {
+    package static func maskedEmail(_ column: String) -> String {
         """
         CASE WHEN \(column) IS NULL THEN NULL
              WHEN position('@' in \(column)) > 1 THEN left(\(column), 1) || '***' || substr(\(column), position('@' in \(column)))
@@ -23,12 +23,12 @@ enum PostgresAuditSchema {
     }
 
     /// Every ASCII digit but those of the last four characters becomes `*`.
-    static func maskedPhone(_ column: String) -> String {
+    package static func maskedPhone(_ column: String) -> String {
         "(regexp_replace(left(\(column), -4), '[0-9]', '*', 'g') || right(\(column), 4))"
     }
 
     /// An audit row's fields (a JSON object) with the text values of `email` and `phone` masked.
-    static func maskedFields(_ column: String) -> String {
+    package static func maskedFields(_ column: String) -> String {
         """
         CASE WHEN \(column) IS NULL THEN NULL ELSE \(column)
             || CASE WHEN jsonb_typeof(\(column) -> 'email') = 'string'
@@ -41,7 +41,7 @@ enum PostgresAuditSchema {
 
     // MARK: - Migration 3
 
-    static let statements: [String] = [
+    package static let statements: [String] = [
         // The shopsh role of the session's login, for the audit rows' `role`. SECURITY DEFINER so
         // that `current_user` inside is the function's owner, the store's owner, whose members
         // are admins; it reads only the catalog. Every SECURITY DEFINER function here names pg_temp last in
@@ -49,7 +49,7 @@ enum PostgresAuditSchema {
         """
         CREATE FUNCTION shopsh_session_role() RETURNS text
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-        SELECT \(PostgresIdentity.roleExpression(owner: "current_user"))
+        SELECT \(PostgresRoleSQL.role(owner: "current_user"))
         $$
         """,
         // Operators insert only command, entity, entity_id, action, before and after (PostgresRoles):
@@ -154,7 +154,7 @@ enum PostgresAuditSchema {
 
     /// Records the stock that the orders not cancelled took (their lines'): for the orders there
     /// are when the table is made, and for those a seed writes.
-    static let takenByOrders = """
+    package static let takenByOrders = """
         INSERT INTO order_stock (order_id, product_id, quantity)
         SELECT l.order_id, l.product_id, sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
         WHERE o.status <> 'cancelled' AND l.product_id IS NOT NULL
@@ -165,7 +165,7 @@ enum PostgresAuditSchema {
     /// Migration v8: the rows one transaction writes share a change set, its transaction id, set
     /// by the server (nobody inserts audit rows but the server's triggers and functions); rows
     /// from before have none. The masked view shows it too. And basket lines' last change.
-    static let changeSetStatements: [String] = [
+    package static let changeSetStatements: [String] = [
         "ALTER TABLE audit_log ADD COLUMN change_set BIGINT",
         "ALTER TABLE audit_log ALTER COLUMN change_set SET DEFAULT (pg_current_xact_id()::text::bigint)",
         "CREATE INDEX audit_log_by_change_set ON audit_log (change_set)",
@@ -197,7 +197,7 @@ enum PostgresAuditSchema {
 
     /// What a viewer reads of the audit log: commands about users hidden, emails elsewhere masked,
     /// and the changed fields masked (v3; v8 adds the change set at the end).
-    static func maskedAuditView(withChangeSet: Bool) -> String {
+    package static func maskedAuditView(withChangeSet: Bool) -> String {
         """
         CREATE \(withChangeSet ? "OR REPLACE " : "")VIEW audit_log_masked AS
         SELECT id, at, operator, role,

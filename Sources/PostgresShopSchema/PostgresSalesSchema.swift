@@ -4,8 +4,8 @@
 // but those triggers writes it; every role reads it.
 
 /// The statements of migration v9.
-enum PostgresSalesSchema {
-    static let statements: [String] = [
+package enum PostgresSalesSchema {
+    package static let statements: [String] = [
         "ALTER TABLE orders ADD COLUMN items BIGINT NOT NULL DEFAULT 0",
         // Filling the new column is no operator's change: the audit triggers leave it out.
         "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())",
@@ -76,7 +76,7 @@ enum PostgresSalesSchema {
     ]
 
     /// `sales_days` rebuilt from the orders (v9, and after a seed, which writes without the trigger).
-    static let refillSalesDays = """
+    package static let refillSalesDays = """
         INSERT INTO sales_days (day, currency, status, orders, items, gross, net)
         SELECT (created_at AT TIME ZONE 'UTC')::date, currency, status, count(*), sum(items), sum(total_minor),
                sum(discounted_total_minor)
@@ -84,8 +84,8 @@ enum PostgresSalesSchema {
         """
 
     /// Before a seed's rows (the owner's, into an empty store): the trigger rests.
-    static let beforeSeed = ["ALTER TABLE orders DISABLE TRIGGER orders_count_sales"]
+    package static let beforeSeed = ["ALTER TABLE orders DISABLE TRIGGER orders_count_sales"]
 
     /// After a seed's rows: the days counted once, and the trigger back.
-    static let afterSeed = ["DELETE FROM sales_days", refillSalesDays, "ALTER TABLE orders ENABLE TRIGGER orders_count_sales"]
+    package static let afterSeed = ["DELETE FROM sales_days", refillSalesDays, "ALTER TABLE orders ENABLE TRIGGER orders_count_sales"]
 }
