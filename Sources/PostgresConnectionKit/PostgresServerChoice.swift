@@ -33,10 +33,7 @@ package struct PostgresServerChoice: Sendable {
         /// Its transactions are read-only by the server's own setting (not the session's).
         package var readOnly: Bool
 
-        package init(inRecovery: Bool, readOnly: Bool) {
-            self.inRecovery = inRecovery
-            self.readOnly = readOnly
-        }
+        package init(inRecovery: Bool, readOnly: Bool) { (self.inRecovery, self.readOnly) = (inRecovery, readOnly) }
     }
 
     /// Why a server in `state` is not what the first (`strict`) or second pass wants; nil when it is.

@@ -66,13 +66,20 @@ package enum PostgresBasketStatements {
 
     package static let declarations = "DECLARE uid BIGINT; ustatus TEXT; item products%%ROWTYPE; lines BIGINT; held BOOLEAN; stored INTEGER;"
 
-    /// The head of a basket function named `name` taking `arguments` after the references.
-    package static func head(_ name: String, _ arguments: String) -> String {
+    /// A basket function named `name` taking `arguments` after the references, doing `action`:
+    /// its head, then `body` after the naming of its command and the lookups.
+    package static func function(_ name: String, _ arguments: String, action: String, _ body: String) -> String {
         """
         CREATE FUNCTION \(name)(\(referenceArguments), \(arguments))
         RETURNS TABLE(\(lineColumns))
         LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(declarations)
+        BEGIN
+            \(naming(action))
+            \(lookups)
+            \(body)
+        END
+        $body$
         """
     }
 
@@ -81,38 +88,39 @@ package enum PostgresBasketStatements {
         "RETURN QUERY SELECT uid, item.id, item.sku, item.title, item.price_minor, item.discount_hundredths, item.stock, \(quantity);"
     }
 
+    /// Deletes the line, returning it with quantity 0; declines when the basket does not hold it.
+    package static let deletingLine = """
+        DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
+        IF stored IS NULL THEN RETURN; END IF;
+        \(returning("0"))
+        """
+
+    /// The line inserted with `amount`, or, when the basket holds it, updated as `onConflict` says.
+    package static func upsertingLine(_ onConflict: String) -> String {
+        """
+        INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
+        ON CONFLICT (user_id, product_id) DO UPDATE SET \(onConflict)
+        """
+    }
+
     /// `basket add`: an active customer, a product in stock, room for a new line, and an increment
     /// that stays within a line's limit (the same INSERT … ON CONFLICT as the step-by-step path).
-    package static let add = """
-        \(head("shopsh_basket_add", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
-        BEGIN
-            \(naming("add"))
-            \(lookups)
+    package static let add = function("shopsh_basket_add", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT", action: "add", """
             IF ustatus <> 'active' OR item.stock <= 0 THEN RETURN; END IF;
             IF NOT EXISTS (SELECT 1 FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id) THEN
                 \(roomForNewLine)
             END IF;
-            INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
-            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = b.quantity + EXCLUDED.quantity
-                WHERE b.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)
+            \(upsertingLine("quantity = b.quantity + EXCLUDED.quantity WHERE b.quantity + EXCLUDED.quantity <= \(BasketLimits.maxQuantity)"))
             RETURNING b.quantity INTO stored;
             IF stored IS NULL THEN RETURN; END IF;
             \(returning("stored"))
-        END
-        $body$
-        """
+        """)
 
     /// `basket set`: 0 removes a line the basket holds; raising a line (or adding one) is buying,
     /// so it needs what an add needs; lowering one is always allowed.
-    package static let set = """
-        \(head("shopsh_basket_set", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT"))
-        BEGIN
-            \(naming("set"))
-            \(lookups)
+    package static let set = function("shopsh_basket_set", "amount INTEGER, stamp TIMESTAMPTZ, command TEXT", action: "set", """
             IF amount = 0 THEN
-                DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
-                IF stored IS NULL THEN RETURN; END IF;
-                \(returning("0"))
+                \(deletingLine)
                 RETURN;
             END IF;
             SELECT b.quantity INTO stored FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id;
@@ -122,25 +130,14 @@ package enum PostgresBasketStatements {
                     \(roomForNewLine)
                 END IF;
             END IF;
-            INSERT INTO basket_lines AS b (user_id, product_id, quantity, added_at) VALUES (uid, item.id, amount, stamp)
-            ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity;
+            \(upsertingLine("quantity = EXCLUDED.quantity"));
             \(returning("amount"))
-        END
-        $body$
-        """
+        """)
 
     /// `basket remove`: a line the basket holds.
-    package static let remove = """
-        \(head("shopsh_basket_remove", "command TEXT"))
-        BEGIN
-            \(naming("remove"))
-            \(lookups)
-            DELETE FROM basket_lines b WHERE b.user_id = uid AND b.product_id = item.id RETURNING b.quantity INTO stored;
-            IF stored IS NULL THEN RETURN; END IF;
-            \(returning("0"))
-        END
-        $body$
-        """
+    package static let remove = function("shopsh_basket_remove", "command TEXT", action: "remove", """
+            \(deletingLine)
+        """)
 
     /// `favorites add`, `remove` and `toggle` (`what`): the favourite's row inserted (`added`, or
     /// `present` when it was there already) or deleted (`removed`, or `absent`); a toggle deletes

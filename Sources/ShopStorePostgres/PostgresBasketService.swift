@@ -319,22 +319,21 @@ struct PostgresBasketService: BasketService {
     /// The quantity of the line, or nil when the basket does not hold the product.
     static func quantity(_ connection: PostgresConnection, _ userID: Int64, _ productID: Int64,
                          logger: Logger) async throws -> Int? {
-        for try await quantity in try await connection.query(
-            "SELECT quantity FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID)", logger: logger
-        ).decode(Int.self) {
-            return quantity
-        }
-        return nil
+        try await firstQuantity(connection, "SELECT quantity FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID)",
+                                logger: logger)
     }
 
     /// Deletes the line; its quantity, or nil when there was none.
     static func delete(_ connection: PostgresConnection, _ userID: Int64, _ productID: Int64,
                        logger: Logger) async throws -> Int? {
-        for try await quantity in try await connection.query(
-            "DELETE FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID) RETURNING quantity", logger: logger
-        ).decode(Int.self) {
-            return quantity
-        }
+        try await firstQuantity(connection, """
+            DELETE FROM basket_lines WHERE user_id = \(userID) AND product_id = \(productID) RETURNING quantity
+            """, logger: logger)
+    }
+
+    /// The first row's quantity of `query`, or nil when it has no row.
+    private static func firstQuantity(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> Int? {
+        for try await quantity in try await connection.query(query, logger: logger).decode(Int.self) { return quantity }
         return nil
     }
 

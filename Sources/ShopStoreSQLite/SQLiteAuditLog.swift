@@ -64,20 +64,11 @@ struct SQLiteAuditService: AuditService {
     func listAudit(_ filter: AuditFilter, page: Page, _ body: (AuditEntry) throws -> Void) async throws {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        func add(_ condition: String, _ value: String?) {
-            guard let value else { return }
-            conditions.append(condition)
-            arguments.append(value)
+        for (condition, value) in [("operator = ?", filter.operatorName), ("entity = ?", filter.entity?.rawValue),
+                                   ("entity_id = ?", filter.entityID), ("at >= ?", filter.since), ("at <= ?", filter.until)] {
+            SQLConditions.add(condition, value, to: &conditions, &arguments)
         }
-        add("operator = ?", filter.operatorName)
-        add("entity = ?", filter.entity?.rawValue)
-        add("entity_id = ?", filter.entityID)
-        add("at >= ?", filter.since)
-        add("at <= ?", filter.until)
-        if let changeSet = filter.changeSet {
-            conditions.append("change_set = ?")
-            arguments.append(changeSet)
-        }
+        SQLConditions.add("change_set = ?", filter.changeSet, to: &conditions, &arguments)
         let where_ = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Newest first unless a sort is asked for.
         let paging = try SQLPaging.clause(page, sortColumns: AuditListing.sortColumns, tieBreaker: page.sort.isEmpty ? "id DESC" : "id")

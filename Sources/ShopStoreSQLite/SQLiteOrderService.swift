@@ -208,18 +208,9 @@ struct SQLiteOrderService: OrderService {
                 arguments.append(trimmed)
             }
         }
-        if let status = filter.status {
-            conditions.append("o.status = ?")
-            arguments.append(status.rawValue)
-        }
-        if let since = filter.since {
-            conditions.append("o.created_at >= ?")
-            arguments.append(since)
-        }
-        if let until = filter.until {
-            conditions.append("o.created_at < date(?, '+1 day')")
-            arguments.append(until)
-        }
+        SQLConditions.add("o.status = ?", filter.status.map { $0.rawValue }, to: &conditions, &arguments)
+        SQLConditions.add("o.created_at >= ?", filter.since, to: &conditions, &arguments)
+        SQLConditions.add("o.created_at < date(?, '+1 day')", filter.until, to: &conditions, &arguments)
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, StatementArguments(arguments))
     }

@@ -272,10 +272,7 @@ struct SQLiteProductService: ProductService {
     static func whereClause(_ filter: ProductFilter, search: SearchCondition?) throws -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        if let category = filter.category {
-            conditions.append("category = ?")
-            arguments.append(category)
-        }
+        SQLConditions.add("category = ?", filter.category, to: &conditions, &arguments)
         if let search {
             if search.matches.isEmpty {
                 conditions.append("(id = ? OR sku = ?)")
@@ -285,23 +282,11 @@ struct SQLiteProductService: ProductService {
             arguments.append(contentsOf: [search.referenceID, search.reference] as [any DatabaseValueConvertible])
             if !search.matches.isEmpty { arguments.append(matchExpression(search.matches)) }
         }
-        if let minimum = filter.minPrice {
-            conditions.append("price_minor >= ?")
-            arguments.append(minimum.minorUnits)
-        }
-        if let maximum = filter.maxPrice {
-            conditions.append("price_minor <= ?")
-            arguments.append(maximum.minorUnits)
-        }
+        SQLConditions.add("price_minor >= ?", filter.minPrice.map { $0.minorUnits }, to: &conditions, &arguments)
+        SQLConditions.add("price_minor <= ?", filter.maxPrice.map { $0.minorUnits }, to: &conditions, &arguments)
         if filter.inStockOnly { conditions.append("stock > 0") }
-        if let brand = filter.brand {
-            conditions.append("brand = ? COLLATE NOCASE")
-            arguments.append(brand)
-        }
-        if let below = filter.stockBelow {
-            conditions.append("stock < ?")
-            arguments.append(below)
-        }
+        SQLConditions.add("brand = ? COLLATE NOCASE", filter.brand, to: &conditions, &arguments)
+        SQLConditions.add("stock < ?", filter.stockBelow, to: &conditions, &arguments)
         if let ranges = filter.ids {
             conditions.append(ranges.isEmpty ? "0" : "(" + ranges.map { _ in "id BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
             for range in ranges { arguments.append(contentsOf: [range.lowerBound, range.upperBound]) }

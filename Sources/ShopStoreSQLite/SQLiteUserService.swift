@@ -164,14 +164,8 @@ struct SQLiteUserService: UserService {
     static func whereClause(_ filter: UserFilter) throws -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        if let role = filter.role {
-            conditions.append("role = ?")
-            arguments.append(role.rawValue)
-        }
-        if let status = filter.status {
-            conditions.append("status = ?")
-            arguments.append(status.rawValue)
-        }
+        SQLConditions.add("role = ?", filter.role.map { $0.rawValue }, to: &conditions, &arguments)
+        SQLConditions.add("status = ?", filter.status.map { $0.rawValue }, to: &conditions, &arguments)
         if let search = filter.search?.trimmingASCIISpaces, !search.isEmpty {
             let pattern = try LikePattern.contains(search)
             conditions.append("""

@@ -36,22 +36,7 @@ enum Schema {
                     value TEXT NOT NULL
                 ) WITHOUT ROWID;
 
-                CREATE TABLE products (
-                    id                     INTEGER PRIMARY KEY,
-                    sku                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
-                    title                  TEXT NOT NULL,
-                    description            TEXT NOT NULL DEFAULT '',
-                    category               TEXT NOT NULL,
-                    brand                  TEXT,
-                    price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
-                    discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
-                    stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
-                    rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
-                    tags                   TEXT NOT NULL DEFAULT '',
-                    minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
-                    created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-                    updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-                );
+                \(productsTable("products", id: "INTEGER PRIMARY KEY"));
                 CREATE INDEX products_by_category ON products(category, id);
                 CREATE INDEX products_by_price ON products(price_minor, id);
                 CREATE INDEX products_by_title ON products(title COLLATE NOCASE);
@@ -311,24 +296,7 @@ enum Schema {
             ORDER BY type, name
             """)
         // 4. The new table: v1's columns, the id bounded.
-        try db.execute(sql: """
-            CREATE TABLE new_products (
-                id                     INTEGER PRIMARY KEY CHECK (id BETWEEN \(ids.lowerBound) AND \(ids.upperBound)),
-                sku                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
-                title                  TEXT NOT NULL,
-                description            TEXT NOT NULL DEFAULT '',
-                category               TEXT NOT NULL,
-                brand                  TEXT,
-                price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
-                discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
-                stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
-                rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
-                tags                   TEXT NOT NULL DEFAULT '',
-                minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
-                created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-                updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-            );
-            """)
+        try db.execute(sql: productsTable("new_products", id: "INTEGER PRIMARY KEY CHECK (id BETWEEN \(ids.lowerBound) AND \(ids.upperBound))"))
         // 5–7. Every row across, the old table dropped, the new one renamed into its place.
         let columns = "id, sku, title, description, category, brand, price_minor, discount_hundredths, stock, "
             + "rating_hundredths, tags, minimum_order_quantity, created_at, updated_at"
@@ -339,5 +307,30 @@ enum Schema {
             """)
         // 8. The indexes and triggers again, as they were. (9, views: a store has none.)
         for statement in dependents { try db.execute(sql: statement) }
+    }
+}
+
+extension Schema {
+    /// `CREATE TABLE name (…)`: the products table of version 1, its id column declared as `id`
+    /// (version 1's own, or the bounded one the rebuild of the table gives it).
+    static func productsTable(_ name: String, id: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            id                     \(id),
+            sku                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            title                  TEXT NOT NULL,
+            description            TEXT NOT NULL DEFAULT '',
+            category               TEXT NOT NULL,
+            brand                  TEXT,
+            price_minor            INTEGER NOT NULL CHECK (price_minor >= 0),
+            discount_hundredths    INTEGER NOT NULL DEFAULT 0 CHECK (discount_hundredths BETWEEN \(Percentage.hundredthsRange.lowerBound) AND \(Percentage.hundredthsRange.upperBound)),
+            stock                  INTEGER NOT NULL DEFAULT 0 CHECK (stock >= 0),
+            rating_hundredths      INTEGER NOT NULL DEFAULT 0 CHECK (rating_hundredths BETWEEN 0 AND 500),
+            tags                   TEXT NOT NULL DEFAULT '',
+            minimum_order_quantity INTEGER NOT NULL DEFAULT 1,
+            created_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            updated_at             TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )
+        """
     }
 }

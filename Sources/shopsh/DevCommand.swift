@@ -14,7 +14,7 @@ struct DevMode: ParsableCommand {
         commandName: "dev", abstract: "Tools for the people who build shopsh.", shouldDisplay: false,
         subcommands: [Generate.self, CompleteBench.self, SearchBench.self])
 
-    struct Generate: ShopshMode {
+    struct Generate: DevFunctionMode {
         static let configuration = CommandConfiguration(
             abstract: "Create a new store filled with a large generated shop (for benchmarks).")
 
@@ -32,50 +32,31 @@ struct DevMode: ParsableCommand {
 
         /// `--store`, the binary's own option: the new store (a file, or an empty PostgreSQL database).
         @ParentCommand var shopsh: ShopshCommand
-        var store: String { shopsh.options.store ?? "" }
 
-        func validate() throws {
-            if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
-        }
-
-        func run(environment: [String: String]) -> Int32 {
-            DevMode.generate(self)
-        }
+        static let runs = DevMode.generate
     }
 
     /// `shopsh dev complete-bench --store PATH [--count N]`: times the completion engine in
     /// process (what one Tab costs at the prompt) for product-id and email prefixes and title words.
-    struct CompleteBench: ShopshMode {
+    struct CompleteBench: DevFunctionMode {
         static let configuration = CommandConfiguration(
             abstract: "Time the completion engine in process for product ids, emails and title words.")
 
         @ParentCommand var shopsh: ShopshCommand
-        var store: String { shopsh.options.store ?? "" }
         @Option var count = 500
 
-        func validate() throws {
-            if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
-        }
-
-        func run(environment: [String: String]) -> Int32 {
-            DevMode.completeBench(self)
-        }
+        static let runs = DevMode.completeBench
     }
 
     /// `shopsh dev search-bench --store PATH [--count N] QUERY…`: times `products search QUERY
     /// --limit 20` in process, each query on its own (the service call a shell makes).
-    struct SearchBench: ShopshMode {
+    struct SearchBench: StoreMode {
         static let configuration = CommandConfiguration(
             abstract: "Time product search in process for each query (the first 20 results).")
 
         @ParentCommand var shopsh: ShopshCommand
-        var store: String { shopsh.options.store ?? "" }
         @Option var count = 200
         @Argument(help: "The queries, one argument each.") var queries: [String]
-
-        func validate() throws {
-            if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
-        }
 
         func run(environment: [String: String]) -> Int32 {
             guard let store = StoreFactory.openIfPresent(store, environment: [:]) else {
@@ -150,5 +131,28 @@ extension DevMode {
             _ = await engine.candidates(before: Array(words.dropLast()), prefix: words.last ?? "")
         }) }, count: options.count)
         return 0
+    }
+}
+
+/// A dev mode that needs `--store` (the binary's own option, read through the parent command).
+protocol StoreMode: ShopshMode {
+    var shopsh: ShopshCommand { get }
+}
+
+/// A dev mode whose work is one of DevMode's functions (`runs`).
+protocol DevFunctionMode: StoreMode {
+    static var runs: (Self) -> Int32 { get }
+}
+
+extension DevFunctionMode {
+    func run(environment: [String: String]) -> Int32 { Self.runs(self) }
+}
+
+extension StoreMode {
+    /// The store `--store` names.
+    var store: String { shopsh.options.store ?? "" }
+
+    func validate() throws {
+        if shopsh.options.store == nil { throw ValidationError("Missing expected argument '--store <store>'") }
     }
 }
