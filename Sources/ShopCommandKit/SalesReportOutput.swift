@@ -126,9 +126,8 @@ public enum SalesReportRows {
 
 /// `--by revenue|units`, `--top N` and the days of a best-of list (`products top`, `users top`).
 public struct TopOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("Rank by revenue (net sales, the default) or units.", valueName: "revenue|units"),
-            completion: .list(["revenue", "units"]))
-    public var by = "revenue"
+    @Option(help: ArgumentHelp("Rank by revenue (net sales) or units.", valueName: "revenue|units"))
+    public var by: TopRanking = .revenue
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How many to show (default 10).", valueName: "N"))
     public var top = 10
@@ -139,14 +138,8 @@ public struct TopOptions: ParsableArguments, Sendable {
 
     /// The report of the best `top` groups by `by` over the days asked for.
     public func query(_ grouping: OrderStatsGrouping, today: CalendarDay) throws(ShopError) -> OrderStatsQuery {
-        let rank: OrderStatsRank
-        switch by.lowercased() {
-        case "revenue", "net": rank = .net
-        case "units", "items": rank = .items
-        default: throw .usage("invalid --by \(by.quotedForMessage()): expected revenue or units")
-        }
         let (since, until) = try days.days(today: today)
         return OrderStatsQuery(grouping: grouping, filter: OrderFilter(since: since, until: until),
-                               top: try OrderStatsQuery.checkTop(top), rank: rank)
+                               top: try OrderStatsQuery.checkTop(top), rank: by.rank)
     }
 }

@@ -201,7 +201,7 @@ enum Main {
                 print(type.fullMessage(for: error))
                 return .exit(0)
             }
-            printError(type.message(for: error) + " (see 'shopsh --help')")
+            printError(ParserMessage.oneLine(type.message(for: error)) + " (see 'shopsh --help')")
             return .exit(2)
         }
     }

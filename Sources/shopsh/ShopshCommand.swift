@@ -48,7 +48,7 @@ struct ShopshCommand: ParsableCommand {
                 print(fullMessage(for: error))
                 return 0
             }
-            Main.printError(message(for: error) + " (see 'shopsh --help')")
+            Main.printError(ParserMessage.oneLine(message(for: error)) + " (see 'shopsh --help')")
             return 2
         }
     }

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import ShopCore
+import ShopCommandKit
 
 /// `shopsh init [--empty] [--store PATH]`.
 struct InitMode: ShopshMode {
@@ -45,16 +46,17 @@ struct RolesMode: ShopshMode {
         abstract: "Create the PostgreSQL roles shopsh_viewer, shopsh_support and shopsh_admin and (re)apply their grants.",
         discussion: "--store names the store: postgres://USER@HOST:PORT/DB (default: $SHOPSH_STORE).")
 
-    @Argument(help: ArgumentHelp("What to do: setup.", valueName: "action"), completion: .list(["setup"]))
-    var action: String
+    /// What `roles` does: `setup` is its one action.
+    enum Action: String, ChoiceArgument {
+        case setup
+    }
+
+    @Argument(help: ArgumentHelp("What to do: \(Action.choices).", valueName: "action"))
+    var action: Action
 
     /// `--store`, the binary's own option (`shopsh roles setup --store URL`).
     @ParentCommand var shopsh: ShopshCommand
     var store: String? { shopsh.options.store }
-
-    func validate() throws {
-        guard action == "setup" else { throw ValidationError("unknown action '\(action)': the one action is setup") }
-    }
 
     func run(environment: [String: String]) -> Int32 {
         do {

@@ -81,7 +81,7 @@ extension ShellHarness {
         #expect(sorted.first?.keys.sorted() == ["id", "username"])
 
         #expect(await shop.run("users list --role owner").0 == .usageError)
-        #expect(shop.stderr.contains("invalid role \"owner\""))
+        #expect(shop.stderr.contains("The value 'owner' is invalid for '--role <role>'. Please provide one of 'admin', 'moderator' or 'user'."))
         #expect(await shop.run("users list --sort password_hash").0 == .failure)
         #expect(try await shop.userCount() == 208)
     }

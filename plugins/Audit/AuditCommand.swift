@@ -6,6 +6,7 @@ import ArgumentParser
 import ShellKit
 import ShopCore
 import ShopOutput
+import ShopCommandKit
 
 /// The audit plugin, as the executable registers it.
 public let auditPlugin = ShellPlugin(AuditCommand.self)
@@ -38,10 +39,8 @@ extension AuditCommand {
                 completion: .shop(.auditOperator))
         var operatorName: String?
 
-        @Option(help: ArgumentHelp("Only changes of this kind of entity: \(AuditEntity.allCases.map(\.rawValue).joined(separator: ", ")).",
-                                   valueName: "entity"),
-                completion: .list(AuditEntity.allCases.map(\.rawValue)))
-        var entity: String?
+        @Option(help: ArgumentHelp("Only changes of this kind of entity: \(AuditEntity.choices).", valueName: "entity"))
+        var entity: AuditEntity?
 
         @Option(help: ArgumentHelp("Only changes of the entity with this id (with --entity, or any entity).", valueName: "id"))
         var id: String?
@@ -60,13 +59,7 @@ extension AuditCommand {
 
         func run(in context: CommandContext) async throws {
             var filter = AuditFilter(operatorName: try SelectionText.check(operatorName, for: "--operator"), changeSet: changeSet)
-            if let entity {
-                guard let kind = AuditEntity(rawValue: entity.lowercased()) else {
-                    throw ShopError.usage("unknown entity \(entity.quotedForMessage()) for --entity: expected one of "
-                                                 + AuditEntity.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                filter.entity = kind
-            }
+            filter.entity = entity
             filter.since = try since.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--since", endOfDay: false) }
             filter.until = try until.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--until", endOfDay: true) }
             if let first = filter.since, let last = filter.until, first > last {

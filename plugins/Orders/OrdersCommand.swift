@@ -28,17 +28,15 @@ struct OrderFilterOptions: ParsableArguments {
             completion: .shop(.user))
     var user: String?
 
-    @Option(help: ArgumentHelp("Only orders with this status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
-                               valueName: "status"),
-            completion: .list(OrderStatus.allCases.map(\.rawValue)))
-    var status: String?
+    @Option(help: ArgumentHelp("Only orders with this status: \(OrderStatus.choices).", valueName: "status"))
+    var status: OrderStatus?
 
     @OptionGroup var days: DayRangeOptions
 
     /// The filter, with its days resolved on `today` and checked under the flags' names.
     func filter(today: CalendarDay) throws(ShopError) -> OrderFilter {
         let (since, until) = try days.days(today: today)
-        return OrderFilter(user: try SelectionText.check(user, for: "--user"), status: try status.map { text throws(ShopError) in try parseStatus(text) },
+        return OrderFilter(user: try SelectionText.check(user, for: "--user"), status: status,
                            since: since, until: until)
     }
 }
@@ -98,16 +96,14 @@ extension OrdersCommand {
         @Argument(help: "The order's id.", completion: .shop(.order))
         var id: String
 
-        @Argument(help: ArgumentHelp("The new status: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
-                                     valueName: "status"),
-                  completion: .list(OrderStatus.allCases.map(\.rawValue)))
-        var status: String
+        @Argument(help: ArgumentHelp("The new status: \(OrderStatus.choices).", valueName: "status"))
+        var status: OrderStatus
 
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            try await changeStatus(try parseOrderID(id), to: try parseStatus(status), currencyOption: currencyOption,
+            try await changeStatus(try parseOrderID(id), to: status, currencyOption: currencyOption,
                                    output: output, context: context)
         }
     }
@@ -153,10 +149,8 @@ extension OrdersCommand {
                 --no-chart), and under periods a sparkline; json, ndjson, csv and tsv carry the figures alone.
                 """)
 
-        @Option(help: ArgumentHelp("Group by \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: ", ")) (default day).",
-                                   valueName: "grouping"),
-                completion: .list(OrderStatsGrouping.allCases.map(\.rawValue)))
-        var by: String = OrderStatsGrouping.day.rawValue
+        @Option(help: ArgumentHelp("Group by \(OrderStatsGrouping.choices).", valueName: "grouping"))
+        var by: OrderStatsGrouping = .day
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Only the best N groups by net sales (periods too: the N best days, weeks or months).", valueName: "N"))
         var top: Int?
@@ -167,10 +161,7 @@ extension OrdersCommand {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            guard let grouping = OrderStatsGrouping(rawValue: by.lowercased()) else {
-                throw ShopError.usage("invalid --by \(by.quotedForMessage()): expected \(OrderStatsGrouping.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            let query = OrderStatsQuery(grouping: grouping, filter: try filters.filter(today: try context.today()),
+            let query = OrderStatsQuery(grouping: by, filter: try filters.filter(today: try context.today()),
                                         top: try OrderStatsQuery.checkTop(top))
             try await context.showSalesReport(query, currency: currencyOption, output: output, chart: chart)
         }
@@ -215,10 +206,3 @@ func parseOrderID(_ text: String) throws(ShopError) -> Int64 {
     return id
 }
 
-/// An order status by name, case-insensitive.
-func parseStatus(_ text: String) throws(ShopError) -> OrderStatus {
-    guard let status = OrderStatus(rawValue: text.lowercased()) else {
-        throw .usage("unknown order status \"\(text)\"; statuses: \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-    }
-    return status
-}

@@ -23,14 +23,13 @@ struct UserFieldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The phone number (an empty value clears it).")
     var phone: String?
 
-    @Option(help: ArgumentHelp("The role: admin, moderator or user.", valueName: "role"),
-            completion: .list(UserRole.allCases.map(\.rawValue)))
-    var role: String?
+    @Option(help: ArgumentHelp("The role: \(UserRole.choices).", valueName: "role"))
+    var role: UserRole?
 
     var changes: UserChanges {
         get throws {
             UserChanges(username: username, email: email, firstName: firstName, lastName: lastName, phone: phone,
-                        role: try role.map { try UserRows.role($0) })
+                        role: role)
         }
     }
 }

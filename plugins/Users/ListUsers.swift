@@ -10,13 +10,11 @@ extension UsersCommand {
     struct List: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "List users.")
 
-        @Option(help: ArgumentHelp("Only users with this role: admin, moderator or user.", valueName: "role"),
-                completion: .list(UserRole.allCases.map(\.rawValue)))
-        var role: String?
+        @Option(help: ArgumentHelp("Only users with this role: \(UserRole.choices).", valueName: "role"))
+        var role: UserRole?
 
-        @Option(help: ArgumentHelp("Only users with this status: active or disabled.", valueName: "status"),
-                completion: .list(UserStatus.allCases.map(\.rawValue)))
-        var status: String?
+        @Option(help: ArgumentHelp("Only users with this status: \(UserStatus.choices).", valueName: "status"))
+        var status: UserStatus?
 
         @Option(parsing: .unconditional, help: "Only users whose username, email or name contains this text (case-insensitive).")
         var search: String?
@@ -25,8 +23,7 @@ extension UsersCommand {
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            let filter = UserFilter(role: try role.map { try UserRows.role($0) },
-                                    status: try status.map { try UserRows.status($0) },
+            let filter = UserFilter(role: role, status: status,
                                     search: try SelectionText.check(search, for: "--search"))
             let page = try context.page(paging)
             try await context.list(columns: UserRows.columns, defaultFields: UserRows.listingFields, tableView: UserRows.tableView,

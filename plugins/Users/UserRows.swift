@@ -27,18 +27,4 @@ enum UserRows {
         let name = [user.firstName, user.lastName].filter { !$0.isEmpty }.joined(separator: " ")
         return name.isEmpty ? user.username : "\(user.username) (\(name))"
     }
-
-    static func role(_ text: String) throws(ShopError) -> UserRole {
-        guard let role = UserRole(rawValue: text.trimmingASCIISpaces.lowercased()) else {
-            throw .usage("invalid role \"\(text)\": use \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return role
-    }
-
-    static func status(_ text: String) throws(ShopError) -> UserStatus {
-        guard let status = UserStatus(rawValue: text.trimmingASCIISpaces.lowercased()) else {
-            throw .usage("invalid status \"\(text)\": use \(UserStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return status
-    }
 }

@@ -177,7 +177,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
                 stdout.write("\n")
                 return .success
             }
-            let message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = ParserMessage.oneLine(root, error)
             let isUsage = code == .validationFailure
             let hint = isUsage ? " (see '\(parser.helpPath(root: root, arguments: arguments)) --help')" : ""
             report(isUsage ? ShopError.usage(message + hint) : ShopError.invalidInput(message),
