@@ -34,6 +34,35 @@ import Testing
         ("products stock 1 +5", "products stock BEA-ESS-ESS-001 =7"),
         ("products stock 1 =3 =4", "products stock 2 +1 +2"),
         ("products stock 1 -o csv", "products stock 2 -o json"),
+        ("products add --title Mug --price 12.50 --category kitchen --stock 3", "products add --title Cup --price 2 --category home --stock 9"),
+        ("products update 5 --price 19.99 --stock +2", "products update 7 --price *1.1 --stock =0"),
+        ("products update --category beauty --set-brand Acme --dry-run", "products update --category home --set-brand Other --dry-run"),
+        ("products delete 5 --yes", "products delete SKU-7 --yes"),
+        ("products import a.json", "products import b.csv"),
+        ("products top --by units --top 3 --since 30d", "products top --by revenue --top 5 --since 7d"),
+        ("basket clear emilys --yes", "basket clear 9 --yes"),
+        ("basket checkout emilys --currency EUR", "basket checkout 3 --currency JPY"),
+        ("basket list --idle 2h --min-total 10", "basket list --idle 3d --min-total 5.50"),
+        ("favorites list emilys --sort added:desc", "favorites list 4 --sort price"),
+        ("favorites remove emilys 7", "favorites remove 3 9"),
+        ("favorites toggle emilys 7", "favorites toggle 3 SKU-9"),
+        ("users add --username ann --email a@example.com --role moderator", "users add --username bob --email b@example.com --role user"),
+        ("users update emilys --phone 555 --role admin", "users update 7 --phone '' --role moderator"),
+        ("users disable emilys", "users disable 7"),
+        ("users enable emilys", "users enable 7"),
+        ("users passwd emilys --password-file a.txt", "users passwd 7 --password-file b.txt"),
+        ("users check-password emilys --password-file a.txt", "users check-password 7 --password-file b.txt"),
+        ("users top --by units --top 3", "users top --by revenue --top 8"),
+        ("users delete 5 --yes", "users delete emilys --yes"),
+        ("orders status 1 paid", "orders status 7 SHIPPED"),
+        ("orders cancel 1 --yes", "orders cancel 9 --yes"),
+        ("orders stats --by month --status paid --top 3", "orders stats --by customer --status delivered --top 10"),
+        ("currency codes -o json", "currency codes -o csv"),
+        ("currency import a.xml", "currency import b.csv"),
+        ("audit list --entity basket --id emilys --since 2026-01-01", "audit list --entity order --id 7 --since 2026-11-01T10:00:00Z"),
+        ("audit show 1", "audit show 7"),
+        ("audit revert 1 --dry-run", "audit revert 7 --dry-run"),
+        ("audit revert --change-set 3 --force --yes", "audit revert --change-set 9 --force --yes"),
     ]
 
     /// The leaf command type and its path under the plugin's root.
@@ -68,6 +97,19 @@ import Testing
         // The template itself is left as it was.
         let again = try templates.parse(model.leaf, root: model.root, path: model.path, model.arguments)
         #expect(Self.describe(again) == Self.describe(try model.leaf.parseAsRoot(model.arguments)))
+    }
+
+    /// Every leaf command of every plugin has a pair above: a command added later without one
+    /// fails here, so the template reader is compared with argument-parser on all of them.
+    @Test func everyCommandHasAPairOfSampleLines() throws {
+        var missing: [String] = []
+        for plugin in allPlugins {
+            for leaf in plugin.command.configuration.subcommands where leaf.configuration.subcommands.isEmpty {
+                let path = "\(plugin.name) \(leaf._commandName)"
+                if !Self.pairs.contains(where: { $0.0.hasPrefix(path + " ") && $0.1.hasPrefix(path + " ") }) { missing.append(path) }
+            }
+        }
+        #expect(missing.isEmpty, "no sample lines for \(missing)")
     }
 
     @Test func theComparisonSeesEveryValue() throws {

@@ -3,14 +3,17 @@
 // it runs on any thread: batches parse ahead (ParseAhead).
 
 import ArgumentParser
+import Foundation
 import ShopCore
 
 /// Finds and parses commands for the shell and its batches.
 final class CommandParser: Sendable {
     let plugins: [ShellPlugin]
     let builtins: [any ShellCommand.Type] = BuiltinCommands.all
-    /// Leaf commands parsed before, by shape (see ``CommandTemplates``).
-    private let templates = CommandTemplates()
+    /// Leaf commands parsed before, by shape (see ``CommandTemplates``); nil when
+    /// `SHOPSH_PARSE_TEMPLATES=off` asks for argument-parser alone (bench/templates compares both).
+    private let templates: CommandTemplates? = getenv("SHOPSH_PARSE_TEMPLATES").map { String(cString: $0) } == "off"
+        ? nil : CommandTemplates()
 
     init(plugins: [ShellPlugin]) {
         self.plugins = plugins
@@ -89,6 +92,7 @@ final class CommandParser: Sendable {
               !arguments.contains(where: Self.asksForHelp) else {
             return try root.parseAsRoot(arguments)
         }
+        guard let templates else { return try leaf.parseAsRoot(Array(arguments.dropFirst(path.count - 1))) }
         return try templates.parse(leaf, root: root, path: path.dropFirst().map { $0._commandName },
                                    Array(arguments.dropFirst(path.count - 1)))
     }
