@@ -67,7 +67,7 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
         case .noSuchCustomer:
             return customer.map { UserReference($0).notFound(suggesting: []) }
         case .noSuchProduct:
-            return detail.product.map { ShopError.notFound("no product with id or SKU \"\($0)\"") }
+            return detail.product.map { ProductRules.noProduct($0) }
         case .customerDisabled:
             return customer.map { BasketRules.disabled($0, BasketRules.adding) }
         case .checkoutDisabled:

@@ -256,7 +256,7 @@ struct SQLiteProductService: ProductService {
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM products WHERE sku = ?"), arguments: [trimmed]) {
             return product(row)
         }
-        throw ShopError.notFound("no product with id or SKU \"\(reference)\"")
+        throw ProductRules.noProduct(reference)
     }
 
     // MARK: - Rows and filters

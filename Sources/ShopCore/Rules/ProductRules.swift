@@ -4,6 +4,11 @@
 
 /// The rules a product follows; each check throws one line that says what is allowed.
 public enum ProductRules {
+    /// No product has `reference` (as typed) as its id or SKU.
+    public static func noProduct(_ reference: String) -> ShopError {
+        .notFound("no product with id or SKU \"\(reference)\"")
+    }
+
     /// Checks every field of a new product.
     public static func check(_ new: NewProduct) throws(ShopError) {
         try checkTitle(new.title)
