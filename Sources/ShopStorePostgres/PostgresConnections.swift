@@ -304,8 +304,9 @@ actor PostgresConnections {
         while true {
             if closed { throw ShopError.storage("the store is closed") }
             while let leased = idle.popLast() {
-                if !leased.connection.isClosed { return leased }
+                if !leased.connection.isClosed && !leased.ready.isInTransaction { return leased }
                 open -= 1
+                if !leased.connection.isClosed { Task.detached { [leased] in try? await leased.connection.close() } }
             }
             if open < Self.limit {
                 open += 1
@@ -321,8 +322,13 @@ actor PostgresConnections {
         }
     }
 
+    /// Keeps `leased` for the next call, unless it was closed or is inside a transaction (a
+    /// statement sent on it would not commit on its own): then it is closed and dropped.
     private func giveBack(_ leased: Leased) {
-        if leased.connection.isClosed || closed {
+        if leased.connection.isClosed || closed || leased.ready.isInTransaction {
+            if leased.ready.isInTransaction && !leased.connection.isClosed {
+                logger.warning("a connection came back inside a transaction; closing it")
+            }
             open -= 1
             if !leased.connection.isClosed { Task.detached { [leased] in try? await leased.connection.close() } }
         } else {

@@ -44,7 +44,7 @@ enum Main {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         var global = GlobalArguments(arguments)
         var options: GlobalOptions?
-        if global.needsFullParse {
+        if global.needsFullParse || environment["SHOPSH_QUICK_PARSE"] == "off" {
             // argument-parser reads output and listing defaults, answers help and version, and
             // reports every mistake; its values win over the quick scan.
             switch parse(GlobalOptions.self, arguments) {

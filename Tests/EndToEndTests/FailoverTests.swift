@@ -14,13 +14,28 @@ enum TestFormation {
     static let uri = environment["SHOPSH_TEST_FORMATION_URI"].flatMap { $0.isEmpty ? nil : $0 }
     static let directory = environment["SHOPSH_TEST_FORMATION_DIR"] ?? ""
     static let nodes = ["SHOPSH_TEST_FORMATION_NODE1", "SHOPSH_TEST_FORMATION_NODE2"].compactMap { environment[$0] }
+    static let monitor = environment["SHOPSH_TEST_FORMATION_MONITOR"] ?? ""
+
+    /// The monitor's log of state changes since `since` (a server timestamp), one a line: what a
+    /// failed round prints, to tell shopsh's mistakes from the formation's.
+    static func events(since: String) -> String {
+        (try? CommandLineClient.psql(monitor, schema: nil, """
+            SELECT string_agg(to_char(eventtime, 'HH24:MI:SS.MS') || ' ' || nodename || ' ' || reportedstate || '/' || goalstate
+                              || ': ' || description, E'\\n' ORDER BY eventid)
+            FROM pgautofailover.event WHERE eventtime >= '\(since)'::timestamptz
+            """)) ?? "(the monitor did not answer)"
+    }
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/postgres-formation").path
 
     /// `pg_autoctl perform failover`, waiting until there is a primary and a secondary again and
     /// the secondary is synchronous again (scripts/postgres-formation).
-    static func failover() throws {
-        _ = try CommandLineClient.run([script, "failover", directory])
+    /// Returns what the script said (its timing line, pg_autoctl's table of state changes).
+    @discardableResult
+    static func failover() throws -> String {
+        let result = try CommandLineClient.outcome([script, "failover", directory])
+        guard result.status == 0 else { throw HarnessError.failed("postgres-formation failover", result.errors) }
+        return result.errors
     }
 
     /// The node URL of the server that is (`standby` false) or is not the primary now.
@@ -89,6 +104,7 @@ struct FailoverTests {
         let commands = (0..<2000).map { ($0 % 200, $0 / 200) }   // each (user, product) once
         let before = try quantities()
         let lastAudit = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
+        let roundBegan = try CommandLineClient.psql(uri, schema: nil, "SELECT now()")
 
         let sandbox = try ShopshSandbox()
         let stderrFile = sandbox.root.appendingPathComponent("stderr.txt")
@@ -104,7 +120,8 @@ struct FailoverTests {
         try process.run()
 
         let failedOver = DispatchSemaphore(value: 0)
-        let failoverError = StatusList()
+        let failoverError = StatusList(), failoverSaid = StatusList()
+        let started = ContinuousClock.now
         let writer = input.fileHandleForWriting
         var failoverStarted = false
         var failoverDone = false
@@ -118,7 +135,10 @@ struct FailoverTests {
             if index == 400 {
                 failoverStarted = true
                 Thread {
-                    do { try TestFormation.failover() } catch { failoverError.append("\(error)") }
+                    do {
+                        let said = try TestFormation.failover()
+                        failoverSaid.append("the failover ended \(ContinuousClock.now - started) after the batch began; it said: \(said)")
+                    } catch { failoverError.append("\(error)") }
                     failedOver.signal()
                 }.start()
             }
@@ -167,6 +187,9 @@ struct FailoverTests {
             } else if delta > 1 {
                 doubled += 1
             }
+        }
+        if lost > 0 || reconnects.isEmpty {
+            print("round \(round): \(failoverSaid.values.joined())\nthe monitor's events:\n\(TestFormation.events(since: roundBegan))")
         }
         #expect(lost == 0 && doubled == 0)
         #expect(audited == added)

@@ -11,8 +11,8 @@ final class CommandParser: Sendable {
     let plugins: [ShellPlugin]
     let builtins: [any ShellCommand.Type] = BuiltinCommands.all
     /// Leaf commands parsed before, by shape (see ``CommandTemplates``); nil when
-    /// `SHOPSH_PARSE_TEMPLATES=off` asks for argument-parser alone (bench/templates compares both).
-    private let templates: CommandTemplates? = getenv("SHOPSH_PARSE_TEMPLATES").map { String(cString: $0) } == "off"
+    /// `SHOPSH_QUICK_PARSE=off` asks for argument-parser alone (bench/ab measures both ways).
+    private let templates: CommandTemplates? = getenv("SHOPSH_QUICK_PARSE").map { String(cString: $0) } == "off"
         ? nil : CommandTemplates()
 
     init(plugins: [ShellPlugin]) {
