@@ -2,6 +2,8 @@
 // a brand, a customer, an operator): never empty or blank, so that a script's empty variable
 // (`--search "$TERM"`) never widens a selection to everything, nor quietly selects nothing.
 
+import ShopCore
+
 /// Checks the texts that select.
 public enum SelectionText {
     /// `text` when it holds something besides blanks; a usage error naming `option` otherwise.
