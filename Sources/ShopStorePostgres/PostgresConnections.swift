@@ -61,6 +61,8 @@ actor PostgresConnections {
     /// Whether the session asks for a server that takes writes (`read-write`, `primary`): a write
     /// refused as read-only then means the server was demoted, and another host may be the primary.
     nonisolated let expectsWrites: Bool
+    /// Whether the connection string names several hosts (a formation that fails over).
+    nonisolated let hasSeveralHosts: Bool
     /// Whether the session's connections start read-only of its own accord (then a server's
     /// `default_transaction_read_only` cannot be told from it, and is not held against it).
     private let startsReadOnly: @Sendable () -> Bool
@@ -80,6 +82,7 @@ actor PostgresConnections {
         self.notify = notify
         self.choice = choice
         self.expectsWrites = choice.attributes == .readWrite || choice.attributes == .primary
+        self.hasSeveralHosts = choice.hosts.count > 1
         self.startsReadOnly = startsReadOnly
         self.logger = logger
         self.configuration = configuration

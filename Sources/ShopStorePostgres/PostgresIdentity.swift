@@ -63,8 +63,7 @@ enum PostgresIdentity {
     static func identify(_ database: PostgresDatabase, requestedReadOnly: Bool,
                          doing what: String) async throws(ShopError) -> (found: Found, schemaVersions: Set<Int>?) {
         let logger = database.logger
-        do {
-            return try await database.connections.withConnection { leased in
+        let first = { try await database.connections.withConnection { leased in
                 let greeting = leased.greeting
                 let found = found(name: greeting.name, role: greeting.role, inRecovery: greeting.inRecovery,
                                   readOnlyDefault: greeting.readOnlyDefault, requestedReadOnly: requestedReadOnly)
@@ -73,6 +72,12 @@ enum PostgresIdentity {
                 }
                 return (found, greeting.schemaVersions)
             }
+        }
+        do {
+            // With several hosts (a formation), a start-up that meets a failover waits for the new
+            // primary as a command does (at most the reconnect timeout, saying so); one host that
+            // does not answer is an error at once, as psql's.
+            return try await database.connections.hasSeveralHosts ? database.followingFailover(first) : first()
         } catch {
             throw PostgresErrors.shopError(error, doing: what, session: database.session, writing: false)
         }

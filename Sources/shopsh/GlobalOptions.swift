@@ -48,7 +48,7 @@ struct RootOptions: ParsableArguments {
     var readOnly = false
 
     @Option(name: .customLong("reconnect-timeout"),
-            help: ArgumentHelp("On a PostgreSQL server: when the connection is lost (a failover, a restart), how long a command waits for a server the connection string allows — the new primary — before it fails; 0 fails at once (default: 30).",
+            help: ArgumentHelp("On a PostgreSQL server: when the connection is lost (a failover, a restart), how long a command waits for a server the connection string allows — the new primary — before it fails; with several hosts, start-up waits so too; 0 fails at once (default: 30).",
                                valueName: "seconds"))
     var reconnectTimeout: Int?
 

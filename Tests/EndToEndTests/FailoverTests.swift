@@ -211,6 +211,31 @@ struct FailoverTests {
         return result
     }
 
+    /// shopsh started while a failover is under way (the old primary going, the new one not yet
+    /// writable) waits for the new primary instead of failing at start-up: a job that cron starts
+    /// in that second runs. Several starts spread over the failover's first seconds.
+    @Test func aStartUpDuringAFailoverWaitsForTheNewPrimary() throws {
+        let failedOver = DispatchSemaphore(value: 0)
+        let failoverError = StatusList()
+        Thread {
+            do { try TestFormation.failover() } catch { failoverError.append("\(error)") }
+            failedOver.signal()
+        }.start()
+        var results: [(status: Int32, stdout: Data, stderr: String)] = []
+        for _ in 0..<6 {
+            Thread.sleep(forTimeInterval: 0.15)
+            let run = try ShopshSandbox().run(["--store", uri, "--reconnect-timeout", "60", "-c", "whoami -o json"])
+            results.append((run.status, run.stdoutData, run.stderr))
+        }
+        failedOver.wait()
+        #expect(failoverError.values.isEmpty, "\(failoverError.values)")
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+            let me = try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+            #expect(me?["server_role"] as? String == "primary", "\(result.stderr)")
+        }
+    }
+
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
     func anInteractiveShellFollowsThePrimary() throws {
         let sandbox = try ShopshSandbox()
