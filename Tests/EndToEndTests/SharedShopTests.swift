@@ -156,9 +156,11 @@ struct SharedShopTests {
                 outcome.append(result.map { "\($0.status) \($0.stderr)" } ?? "did not run")
             } else {
                 // Once shopsh waits for the row, its server process is ended (as a restart or a network cut would).
+                // Under a loaded CI machine shopsh may take many seconds to get there; ended any earlier, it
+                // would then wait for the held row until killed: wait up to two minutes.
                 let waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'shopsh' AND wait_event_type = 'Lock' AND datname = current_database()"
                 var polls = 0
-                while (try? ShopshSandbox.psql(url, waiting)) != "1" && polls < 200 {
+                while (try? ShopshSandbox.psql(url, waiting)) != "1" && polls < 2400 {
                     usleep(50_000)
                     polls += 1
                 }
