@@ -33,7 +33,8 @@ struct CommandTreeTests {
         #expect(help.status == 0 && help.stdout.contains("USAGE: shopsh init"))
         let wrong = try sandbox.run(["roles", "teardown"])
         #expect(wrong.status == 2)
-        #expect(wrong.stderr == "shopsh: error: unknown action 'teardown': the one action is setup (see 'shopsh --help')\n")
+        // The refusal comes from RolesMode.Action's declaration (a ChoiceArgument), on one line.
+        #expect(wrong.stderr == "shopsh: error: The value 'teardown' is invalid for '<action>'. Please provide one of 'setup'. (see 'shopsh --help')\n")
         // A mode's --store is the binary's own option, read through the tree wherever it is given.
         let empty = sandbox.root.appendingPathComponent("empty.sqlite").path
         let made = try sandbox.run(["init", "--empty", "--store", empty])
