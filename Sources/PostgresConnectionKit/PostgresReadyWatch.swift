@@ -11,7 +11,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Watches one connection's incoming messages for ReadyForQuery and its transaction status.
+/// Watches one connection's incoming messages for ReadyForQuery.
 package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
     package typealias InboundIn = ByteBuffer
     package typealias InboundOut = ByteBuffer
@@ -28,11 +28,6 @@ package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
         package var header: [UInt8] = []
         /// The bytes of the current message's body still to pass.
         package var remaining = 0
-        /// The transaction status of the newest ReadyForQuery: `I` idle, `T` in a transaction,
-        /// `E` in a failed transaction.
-        package var status: UInt8 = UInt8(ascii: "I")
-        /// The current message is a ReadyForQuery whose status byte has not passed yet.
-        package var awaitingStatus = false
         /// The channel went inactive.
         package var ended = false
         /// The frames stopped making sense: the watch can tell nothing any more.
@@ -44,13 +39,6 @@ package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
 
     /// The number of ReadyForQuery messages seen so far.
     package var readyCount: Int { state.withLockedValue { $0.readyCount } }
-
-    /// Whether the newest ReadyForQuery said the session is inside a transaction (open or failed):
-    /// a statement sent now would not commit on its own, so the connection must not be lent again.
-    /// False when the watch lost track of the frames.
-    package var isInTransaction: Bool {
-        state.withLockedValue { !$0.lost && $0.status != UInt8(ascii: "I") }
-    }
 
     /// Returns once a ReadyForQuery beyond the first `count` has come; throws `Ended` when the
     /// connection ends first. Returns at once when the watch lost track of the frames.
@@ -102,11 +90,6 @@ package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
         var bytes = buffer.readableBytesView[...]
         while !bytes.isEmpty {
             if state.remaining > 0 {
-                if state.awaitingStatus, let status = bytes.first {
-                    state.status = status
-                    state.awaitingStatus = false
-                    state.readyCount += 1
-                }
                 let skipped = min(state.remaining, bytes.count)
                 bytes = bytes.dropFirst(skipped)
                 state.remaining -= skipped
@@ -128,11 +111,7 @@ package final class PostgresReadyWatch: ChannelInboundHandler, Sendable {
                 return
             }
             state.remaining = length - 4
-            // ReadyForQuery counts once its status byte (its one byte of body) has passed.
-            if type == UInt8(ascii: "Z") {
-                guard length == 5 else { state.lost = true; return }
-                state.awaitingStatus = true
-            }
+            if type == UInt8(ascii: "Z") { state.readyCount += 1 }
         }
     }
 }

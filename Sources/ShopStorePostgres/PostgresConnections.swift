@@ -307,9 +307,8 @@ actor PostgresConnections {
         while true {
             if closed { throw ShopError.storage("the store is closed") }
             while let leased = idle.popLast() {
-                if !leased.connection.isClosed && !leased.ready.isInTransaction { return leased }
+                if !leased.connection.isClosed { return leased }
                 open -= 1
-                if !leased.connection.isClosed { Task.detached { [leased] in try? await leased.connection.close() } }
             }
             if open < Self.limit {
                 open += 1
@@ -325,13 +324,8 @@ actor PostgresConnections {
         }
     }
 
-    /// Keeps `leased` for the next call, unless it was closed or is inside a transaction (a
-    /// statement sent on it would not commit on its own): then it is closed and dropped.
     private func giveBack(_ leased: Leased) {
-        if leased.connection.isClosed || closed || leased.ready.isInTransaction {
-            if leased.ready.isInTransaction && !leased.connection.isClosed {
-                logger.warning("a connection came back inside a transaction; closing it")
-            }
+        if leased.connection.isClosed || closed {
             open -= 1
             if !leased.connection.isClosed { Task.detached { [leased] in try? await leased.connection.close() } }
         } else {

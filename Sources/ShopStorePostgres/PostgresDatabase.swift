@@ -101,10 +101,6 @@ struct PostgresDatabase: Sendable {
     /// transaction was over.
     struct ClosedBeforeCommit: Error {}
 
-    /// A one-statement change ran inside a transaction the connection was left in (it never
-    /// commits on its own): reported, and the connection is not lent again (PostgresConnections).
-    struct InsideTransaction: Error {}
-
     /// A listing's connection broke after some of its rows were shown: not to be run again.
     private struct ListingBroke: Error {
         var underlying: any Error
@@ -156,7 +152,6 @@ struct PostgresDatabase: Sendable {
                     } catch {
                         throw PostgresErrors.CommitFailed(underlying: ClosedBeforeCommit())
                     }
-                    if leased.ready.isInTransaction { throw InsideTransaction() }
                     return value
                 }
             }

@@ -169,16 +169,8 @@ enum PostgresErrors {
         return .storage("the connection to the PostgreSQL server broke while committing\(command): the change may or may not have been kept; look before running it again")
     }
 
-    /// A one-statement change answered by a ReadyForQuery that says the session is inside a
-    /// transaction: the statement did not commit on its own, and goes when the connection closes.
-    static var leftInTransaction: ShopError {
-        let command = AuditContext.current.map { " (\($0.command))" } ?? ""
-        return .storage("the change was not kept\(command): its connection was inside a transaction it did not open")
-    }
-
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
-        if error is PostgresDatabase.InsideTransaction { return leftInTransaction }
         if let failed = error as? CommitFailed {
             if failed.underlying is PostgresDatabase.ClosedBeforeCommit { return outcomeUnknown }
             if let psql = failed.underlying as? PSQLError,

@@ -138,19 +138,11 @@ struct PostgresProductService: ProductService {
         }
     }
 
-    /// What the one statement of `products stock` found: the product changed, the product as it
-    /// was when the change was refused (ShopCore's rule words why), or no such product.
-    private enum StockOutcome: Sendable {
-        case changed(Product), refused(Product), missing
-    }
-
     /// `products stock` in one statement: the product by id, else by SKU; the change applied only
     /// when the result stays in range (as `StockChange.applied`); the command named for the audit
-    /// trigger in the same statement, its lock wait bounded outside a run (`oneCallLockWait`). A
-    /// refusal is worded in the same round trip: the statement returns the product as it was, and
-    /// `StockChange.applied` says why (or there is no such product). nil when the step-by-step
-    /// path is to run instead: a session that is not an admin's (support's refusal would end a
-    /// run), or a row that changed between the statement's snapshot and its update.
+    /// trigger in the same statement, its lock wait bounded outside a run (`oneCallLockWait`). nil
+    /// when it changed nothing (the step-by-step path then says why) or when the session is not
+    /// an admin's (support's refusal would end a run).
     private func stockInOneStatement(_ reference: String, _ change: StockChange) async throws(ShopError) -> Product? {
         guard database.session.identity?.role == .admin, !database.session.isReadOnly else { return nil }
         let amount: Int, newStock: String, allowed: String
@@ -163,36 +155,25 @@ struct PostgresProductService: ProductService {
         let trimmed = reference.trimmingASCIISpaces
         let command = AuditContext.current?.command ?? ""
         let stamp = database.clock.timestamp()
-        let outcome: StockOutcome? = try await database.change(.adjustStock) { connection -> StockOutcome in
+        let changed: Product?? = try await database.change(.adjustStock) { connection -> Product? in
             for try await row in try await connection.query("""
                 WITH named AS (SELECT shopsh_name_command(\(command), 'stock'),
                                       CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
                                            THEN set_config('lock_timeout', \(database.oneCallLockWait), true) END),
                 c AS (SELECT \(Int64(amount))::bigint AS amount,
                              COALESCE((SELECT id FROM products WHERE id = \(Int64(trimmed))::bigint),
-                                      (SELECT id FROM products WHERE lower(sku) = lower(\(trimmed)))) AS target_id),
-                changed AS (UPDATE products p SET stock = \(unescaped: newStock), updated_at = \(stamp)::timestamptz
-                            FROM named, c
-                            WHERE p.id = c.target_id AND \(unescaped: allowed)
-                            RETURNING ROW(\(unescaped: ProductColumns.all(alias: "p")))::text AS record)
-                SELECT (SELECT record FROM changed),
-                       (SELECT ROW(\(unescaped: ProductColumns.all(alias: "p")))::text FROM products p, c WHERE p.id = c.target_id)
+                                      (SELECT id FROM products WHERE lower(sku) = lower(\(trimmed)))) AS target_id)
+                UPDATE products p SET stock = \(unescaped: newStock), updated_at = \(stamp)::timestamptz
+                FROM named, c
+                WHERE p.id = c.target_id AND \(unescaped: allowed)
+                RETURNING ROW(\(unescaped: ProductColumns.all(alias: "p")))::text
                 """, logger: database.logger) {
                 var cells = row.makeIterator()
-                let changed = cells.next()?.bytes, before = cells.next()?.bytes
-                if changed != nil { return .changed(try Self.product(record: changed)) }
-                if before != nil { return .refused(try Self.product(record: before)) }
+                return try Self.product(record: cells.next()?.bytes)
             }
-            return .missing
-        }
-        switch outcome {
-        case .changed(let product): return product
-        case .refused(let product):
-            _ = try change.applied(to: product)   // throws why; a row that changed meanwhile goes step by step
             return nil
-        case .missing: throw ProductRules.noProduct(reference)
-        case nil: return nil
         }
+        return changed ?? nil
     }
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {

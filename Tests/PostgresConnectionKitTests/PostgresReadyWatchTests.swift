@@ -1,5 +1,5 @@
 // PostgresReadyWatchTests: the ReadyForQuery counter reads the server's message frames however the
-// bytes are cut into reads, keeps the newest one's transaction status, lets a waiter go only when its ReadyForQuery has come, fails it when
+// bytes are cut into reads, lets a waiter go only when its ReadyForQuery has come, fails it when
 // the connection ends first, and stops judging when the frames make no sense. No server needed.
 
 import NIOCore
@@ -48,29 +48,6 @@ import Testing
         for continuation in watch.observe(ByteBuffer(bytes: message("Z", [UInt8(ascii: "I")]))) { continuation.resume() }
         try await waiter.value
         #expect(watch.readyCount == before + 1)
-    }
-
-    /// The status byte of the newest ReadyForQuery says whether the session is inside a
-    /// transaction, wherever the reads are cut (the byte may come in a read of its own).
-    @Test func theTransactionStatusOfTheNewestReadyForQueryIsKept() {
-        let open = answer.dropLast(6) + message("Z", [UInt8(ascii: "T")])
-        let failed = answer.dropLast(6) + message("Z", [UInt8(ascii: "E")])
-        let bytes = Array(answer + open + failed + answer)
-        var seen: [Bool] = []
-        let watch = PostgresReadyWatch()
-        #expect(!watch.isInTransaction)
-        for byte in bytes {
-            let before = watch.readyCount
-            _ = watch.observe(ByteBuffer(bytes: [byte]))
-            if watch.readyCount > before { seen.append(watch.isInTransaction) }
-        }
-        #expect(seen == [false, true, true, false])
-        for cut in 1..<bytes.count - answer.count {
-            let split = PostgresReadyWatch()
-            _ = split.observe(ByteBuffer(bytes: bytes[..<cut]))
-            _ = split.observe(ByteBuffer(bytes: bytes[cut..<(bytes.count - answer.count)]))
-            #expect(split.isInTransaction && split.readyCount == 3, "cut at \(cut)")
-        }
     }
 
     @Test func framesThatMakeNoSenseStopTheWatchFromHoldingBack() async throws {

@@ -174,7 +174,7 @@ struct PostgresRoundTripTests {
     @Test func aRefusedChangeIsOneRoundTripSaysWhyAndChangesNothing() async throws {
         let (store, counter) = try await makeShop()
         defer { store.close(); counter.stop() }
-        let baskets = store.services.baskets, favorites = store.services.favorites, products = store.services.products
+        let baskets = store.services.baskets, favorites = store.services.favorites
         let before = try await auditEntries(store).count
         let refusals: [(ShopError, () async throws -> Void)] = [
             (.conflict("user bob is disabled: cannot add to the basket of a disabled user (enable them first)"),
@@ -191,13 +191,6 @@ struct PostgresRoundTripTests {
              { try await baskets.removeFromBasket("ann", product: "LAMP-1") }),
             (.notFound("product 1 (LAMP-1) is not in the basket of ann"),
              { _ = try await baskets.setBasketQuantity("ann", product: "LAMP-1", quantity: 0) }),
-            // products stock: the statement hands back the product as it was, StockChange words why.
-            (.notFound("no product with id or SKU \"NOPE\""),
-             { _ = try await products.adjustStock("NOPE", .add(1)) }),
-            (.conflict("cannot remove 6 from product 1 (LAMP-1): only 5 in stock"),
-             { _ = try await products.adjustStock("lamp-1", .remove(6)) }),
-            (.invalidInput("stock would exceed \(ProductLimits.maxStock)"),
-             { _ = try await products.adjustStock("1", .add(ProductLimits.maxStock)) }),
         ]
         for (expected, body) in refusals {
             let (error, trips) = await refusal(counter, body)
@@ -212,7 +205,6 @@ struct PostgresRoundTripTests {
         #expect(unknown == .notFound("no user with id, username or email \"anne\" (did you mean ann?)"))
         #expect(unknownTrips == 2)
         #expect(try await baskets.basket("ann").lines.map(\.quantity) == [BasketLimits.maxQuantity])
-        #expect(try await products.product("LAMP-1").stock == 5)
         #expect(try await auditEntries(store).count == before + 1)
     }
 
