@@ -19,6 +19,24 @@ package enum PostgresHardeningSchema {
     /// The actions only the server's own operations write (their one audit row each).
     package static let operationActions = ["checkout", "status", "cancel"]
 
+    /// Names this transaction's command and shopsh's word for its direct changes (a later call
+    /// in the same transaction, the next command of a run, replaces them). Rows of transactions
+    /// that ended are cleared on the way, skipping any another caller is clearing. `actions`: the
+    /// server's own operations' words, which a client never names (migration 12 adds to them).
+    package static func nameCommand(_ actions: [String], replacing: Bool = false) -> String {
+        """
+            \(replacing ? "CREATE OR REPLACE" : "CREATE") FUNCTION shopsh_name_command(command TEXT, action TEXT) RETURNS void
+            LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+            DELETE FROM command_names WHERE xact IN (
+                SELECT n.xact FROM command_names n WHERE n.xact < pg_snapshot_xmin(pg_current_snapshot()) FOR UPDATE SKIP LOCKED);
+            INSERT INTO command_names (xact, command, action)
+            VALUES (pg_current_xact_id(), COALESCE(command, ''),
+                    CASE WHEN action IN (\(actions.map { "'\($0)'" }.joined(separator: ", "))) THEN NULL ELSE NULLIF(action, '') END)
+            ON CONFLICT (xact) DO UPDATE SET command = EXCLUDED.command, action = EXCLUDED.action;
+            $body$
+            """
+    }
+
     /// `text` with `old` replaced by `new`; `old` must occur (constant SQL of this module).
     package static func replacing(_ text: String, _ old: String, with new: String) -> String {
         precondition(text.contains(old), "migration 10: a replaced function no longer holds \(old)")
@@ -92,17 +110,7 @@ package enum PostgresHardeningSchema {
         // Names this transaction's command and shopsh's word for its direct changes (a later call
         // in the same transaction, the next command of a run, replaces them). Rows of transactions
         // that ended are cleared on the way, skipping any another caller is clearing.
-        PostgresServerRules.inThisSchema("""
-            CREATE FUNCTION shopsh_name_command(command TEXT, action TEXT) RETURNS void
-            LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-            DELETE FROM command_names WHERE xact IN (
-                SELECT n.xact FROM command_names n WHERE n.xact < pg_snapshot_xmin(pg_current_snapshot()) FOR UPDATE SKIP LOCKED);
-            INSERT INTO command_names (xact, command, action)
-            VALUES (pg_current_xact_id(), COALESCE(command, ''),
-                    CASE WHEN action IN (\(operationActions.map { "'\($0)'" }.joined(separator: ", "))) THEN NULL ELSE NULLIF(action, '') END)
-            ON CONFLICT (xact) DO UPDATE SET command = EXCLUDED.command, action = EXCLUDED.action;
-            $body$
-            """),
+        PostgresServerRules.inThisSchema(nameCommand(operationActions)),
         "REVOKE EXECUTE ON FUNCTION shopsh_name_command(TEXT, TEXT) FROM PUBLIC",
         """
         CREATE OR REPLACE FUNCTION shopsh_audit_command() RETURNS TEXT LANGUAGE sql STABLE AS $$

@@ -15,6 +15,10 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
     case checkoutShortOfStock = "SHC04", checkoutOrderIDsTaken = "SHC05"
     // shopsh_set_order_status (worded by PostgresOrderService, which knows the order).
     case noSuchOrder = "SHO01", notAllowedMove = "SHO02"
+    // shopsh_return_units and shopsh_refund (PostgresRefundSchema; worded by PostgresOrderService
+    // from the order read again, through RefundRules).
+    case notRefundable = "SHR01", badReason = "SHR02", noSuchLine = "SHR03", unitsLeft = "SHR04"
+    case amountLeft = "SHR05", stockFull = "SHR06"
 
     /// What the server says at psql (a client without this table sees this and the detail).
     package var serverMessage: String {
@@ -31,6 +35,12 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
         case .checkoutOrderIDsTaken: return "no free order id"
         case .noSuchOrder: return "no such order"
         case .notAllowedMove: return "an order moves only along the status machine"
+        case .notRefundable: return "only paid, shipped or delivered orders take returns and refunds"
+        case .badReason: return "a refund needs a reason of 1 to \(RefundRules.maxReasonLength) characters"
+        case .noSuchLine: return "the order has no such line"
+        case .unitsLeft: return "the line has fewer units left to return"
+        case .amountLeft: return "a refund is more than 0 and at most what is left to refund"
+        case .stockFull: return "restocking would take the stock past \(ProductLimits.maxStock)"
         }
     }
 
@@ -92,7 +102,7 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
             return BasketRules.stockTaken(sku: sku, title: title)
         case .checkoutOrderIDsTaken:
             return .conflict("checking out: other checkouts kept taking the next order id; try again")
-        case .noSuchOrder, .notAllowedMove:
+        case .noSuchOrder, .notAllowedMove, .notRefundable, .badReason, .noSuchLine, .unitsLeft, .amountLeft, .stockFull:
             return nil
         }
     }

@@ -183,6 +183,12 @@ public protocol OrderService: Sendable {
     /// Moves an order along placed → paid → shipped → delivered, or placed/paid → cancelled
     /// (which restocks); other moves are refused with the allowed ones listed.
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order
+    /// Takes back units of one of an order's lines and refunds their share of what the line cost
+    /// (`RefundRules.plan`), in one transaction; `restock` puts them back into stock. The order
+    /// becomes `refunded` when nothing is left to refund. Returns the refund as recorded.
+    func returnUnits(_ request: ReturnRequest) async throws -> OrderRefund
+    /// Refunds `amount` of an order, tied to no units (`RefundRules.checkAmount`), in one transaction.
+    func refund(_ orderID: Int64, amount: Money, reason: String) async throws -> OrderRefund
     /// Orders' figures per group, as the store adds them up (see `OrderStatsQuery`; weeks and
     /// months come back as days: `salesReport` adds them up).
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow]

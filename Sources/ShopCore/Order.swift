@@ -1,8 +1,9 @@
 // Order: what checkout made of a basket, with prices as sold.
 
-/// Where an order is in its life: placed → paid → shipped → delivered; placed/paid → cancelled.
+/// Where an order is in its life: placed → paid → shipped → delivered; placed/paid → cancelled;
+/// refunded once everything paid went back (only refunds move an order there, see RefundRules).
 public enum OrderStatus: String, CaseIterable, Hashable, Sendable {
-    case placed, paid, shipped, delivered, cancelled
+    case placed, paid, shipped, delivered, refunded, cancelled
 
     /// The statuses this one may move to.
     public var allowedNext: [OrderStatus] {
@@ -10,7 +11,7 @@ public enum OrderStatus: String, CaseIterable, Hashable, Sendable {
         case .placed: return [.paid, .cancelled]
         case .paid: return [.shipped, .cancelled]
         case .shipped: return [.delivered]
-        case .delivered, .cancelled: return []
+        case .delivered, .refunded, .cancelled: return []
         }
     }
 }
@@ -23,8 +24,12 @@ public struct OrderLine: Hashable, Sendable, PricedLine {
     public var unitPrice: Money
     public var discount: Percentage
     public var quantity: Int
+    /// Units of the line returned since (see `OrderRefund`).
+    public var returned: Int
 
-    public init(productID: Int64?, sku: String, title: String, unitPrice: Money, discount: Percentage, quantity: Int) {
+    public init(productID: Int64?, sku: String, title: String, unitPrice: Money, discount: Percentage, quantity: Int,
+                returned: Int = 0) {
+        self.returned = returned
         self.productID = productID
         self.sku = sku
         self.title = title
@@ -44,12 +49,19 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var status: OrderStatus
     public var total: Money
     public var discountedTotal: Money
+    /// What went back to the customer so far (returns and goodwill; never more than `discountedTotal`).
+    public var refunded: Money
     public var createdAt: String
     public var updatedAt: String
     public var lines: [OrderLine]
+    /// The order's refunds, oldest first (filled in where an order is read whole, as lines are).
+    public var refunds: [OrderRefund]
 
     public init(id: Int64, userID: Int64?, customer: String, status: OrderStatus, total: Money, discountedTotal: Money,
-                createdAt: String, updatedAt: String, lines: [OrderLine] = []) {
+                refunded: Money? = nil, createdAt: String, updatedAt: String, lines: [OrderLine] = [],
+                refunds: [OrderRefund] = []) {
+        self.refunded = refunded ?? .zero(total.currency)
+        self.refunds = refunds
         self.id = id
         self.userID = userID
         self.customer = customer

@@ -18,6 +18,11 @@ public struct NestedView {
     public var rows: (columns: [Column], cells: [[Cell]])
     public var tableShowsRecord = true
     public var flatRows: (columns: [Column], cells: [[Cell]])?
+    /// More rows under keys of their own after `key` (an order's refunds after its lines): in json
+    /// and ndjson each is an array beside `key`'s, in a table a titled table of its own after the
+    /// rows (left out when it has none); csv and tsv carry `rows` alone. `--fields` picks only `key`'s.
+    /// `tableFields`: the fields a table shows of them (all when nil).
+    public var sections: [(key: String, columns: [Column], cells: [[Cell]], tableFields: [String]?)] = []
 
     public init(record: (columns: [Column], cells: [Cell]), key: String, rows: (columns: [Column], cells: [[Cell]])) {
         self.record = record
@@ -51,8 +56,15 @@ extension Renderer {
                 try record(columns: view.record.columns, row: view.record.cells, options: head, sink: sink)
                 sink.write("\n")
             }
-            return .flat(rows: try writeRows(view.rows, options: options, sink: sink),
-                         withRecord: view.tableShowsRecord)
+            let count = try writeRows(view.rows, options: options, sink: sink)
+            for section in view.sections where !section.cells.isEmpty {
+                var plain = RenderOptions(format: .table, header: options.header, wide: options.wide, color: options.color,
+                                          terminalWidth: options.terminalWidth, toTerminal: options.toTerminal)
+                plain.fields = section.tableFields
+                sink.write("\n\(section.key):\n")
+                _ = try writeRows((section.columns, section.cells), options: plain, sink: sink)
+            }
+            return .flat(rows: count, withRecord: view.tableShowsRecord)
         case .csv, .tsv:
             return .flat(rows: try writeRows(view.flatRows ?? view.rows, options: options, sink: sink), withRecord: false)
         }
@@ -78,14 +90,22 @@ extension Renderer {
         }
         object.removeLast()
 
+        var arrays = [(view.key, try jsonArray(view.rows, fields: options.fields, options: options))]
+        for section in view.sections {
+            arrays.append((section.key, try jsonArray((section.columns, section.cells), fields: nil, options: options)))
+        }
+        sink.write(object + arrays.map { "," + JSONText.quoted($0.0) + ":" + $0.1 }.joined() + "}\n")
+        try sink.flush()
+    }
+
+    /// `[{…},{…}]`: rows as a JSON array (on one line for ndjson).
+    private static func jsonArray(_ rows: (columns: [Column], cells: [[Cell]]), fields: [String]?,
+                                  options: RenderOptions) throws -> String {
         let body = OutputSink.memory()
-        _ = try writeRows(view.rows, options: RenderOptions(format: .ndjson, fields: options.fields, toTerminal: options.toTerminal),
-                          sink: body)
+        _ = try writeRows(rows, options: RenderOptions(format: .ndjson, fields: fields, toTerminal: options.toTerminal), sink: body)
         // ndjson escapes newlines inside strings, so each line is exactly one row object.
         let items = body.memoryText.split(separator: "\n")
-        let array = items.isEmpty ? "[]" : options.format == .ndjson ? "[" + items.joined(separator: ",") + "]"
+        return items.isEmpty ? "[]" : options.format == .ndjson ? "[" + items.joined(separator: ",") + "]"
             : "[\n" + items.joined(separator: ",\n") + "\n]"
-        sink.write(object + "," + JSONText.quoted(view.key) + ":" + array + "}\n")
-        try sink.flush()
     }
 }

@@ -17,12 +17,12 @@ struct PostgresOrderService: OrderService {
     static let columns = """
         o.id, o.user_id, o.status, o.currency, COALESCE(c.minor_units, 2)::integer, o.total_minor,
         o.discounted_total_minor, floor(extract(epoch FROM o.created_at))::bigint,
-        floor(extract(epoch FROM o.updated_at))::bigint, o.customer
+        floor(extract(epoch FROM o.updated_at))::bigint, o.customer, o.refunded_minor
         """
     static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
 
     /// An order (without lines) as `columns` decode.
-    typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String)
+    typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String, Int64)
 
     /// Statuses in the order of an order's life, for sorting and grouping.
     static let statusRank = OrderStatusSQL.rank("o.status")
@@ -32,7 +32,7 @@ struct PostgresOrderService: OrderService {
     static let sortColumns: [String: String] = [
         "id": "o.id", "user_id": "o.user_id", "customer": "lower(o.customer) COLLATE \"C\"", "status": statusRank,
         "currency": "o.currency COLLATE \"C\"",
-        "total": "o.total_minor", "discounted_total": "o.discounted_total_minor",
+        "total": "o.total_minor", "discounted_total": "o.discounted_total_minor", "refunded": "o.refunded_minor",
         "created_at": "o.created_at", "updated_at": "o.updated_at",
     ]
 
@@ -67,6 +67,7 @@ struct PostgresOrderService: OrderService {
             let logger = database.logger
             let order = try await Self.find(connection, id, logger: logger)
             try order.status.checkMove(to: status, order: id)
+            if status == .cancelled { try RefundRules.checkCancel(order) }
             do {
                 _ = try await connection.query("SELECT shopsh_set_order_status(\(id), \(status.rawValue))", logger: logger).collect()
             } catch let error as PSQLError {
@@ -79,6 +80,72 @@ struct PostgresOrderService: OrderService {
             return try await Self.find(connection, id, logger: logger)
         }
     }
+
+    /// Checks the return with ShopCore's rules (so that a refusal says why in its words), then has
+    /// the server make it (`shopsh_return_units`: the same checks under the order's lock, one
+    /// audit row). A refusal of the server's (another operator got there first) is worded from
+    /// the order read again.
+    func returnUnits(_ request: ReturnRequest) async throws -> OrderRefund {
+        let reason = try RefundRules.checkReason(request.reason)
+        return try await refunding(request.orderID) { connection, order in
+            let (lineNumber, _) = try RefundRules.plan(request, order: order)
+            var id: Int64?
+            for try await row in try await connection.query(
+                "SELECT shopsh_return_units(\(order.id), \(lineNumber)::integer, \(request.quantity)::integer, \(request.restock), \(reason))",
+                logger: database.logger
+            ).decode(Int64.self) { id = row }
+            return id
+        } reword: { order in
+            _ = try RefundRules.plan(request, order: order)
+        }
+    }
+
+    func refund(_ orderID: Int64, amount: Money, reason: String) async throws -> OrderRefund {
+        let reason = try RefundRules.checkReason(reason)
+        return try await refunding(orderID) { connection, order in
+            try RefundRules.checkAmount(amount, order: order)
+            var id: Int64?
+            for try await row in try await connection.query(
+                "SELECT shopsh_refund(\(order.id), \(amount.minorUnits), \(reason))", logger: database.logger
+            ).decode(Int64.self) { id = row }
+            return id
+        } reword: { order in
+            try RefundRules.checkAmount(amount, order: order)
+        }
+    }
+
+    /// Runs `call` (the server's function, after ShopCore's checks on `order`) in a write, and
+    /// returns the refund it made. A refusal of the server's own is worded by `reword` on the order
+    /// as it is now; if that finds nothing wrong, the order changed meanwhile.
+    private func refunding(_ orderID: Int64, _ call: (PostgresConnection, Order) async throws -> Int64?,
+                           reword: (Order) throws -> Void) async throws -> OrderRefund {
+        do {
+            return try await database.write(.refundOrder, action: "refund") { connection in
+                let order = try await Self.find(connection, orderID, logger: database.logger)
+                let refundID: Int64?
+                do {
+                    refundID = try await call(connection, order)
+                } catch let error as PSQLError {
+                    guard let state = error.serverInfo?[.sqlState], let refusal = PostgresRefusal(rawValue: state),
+                          refusal == .noSuchOrder || refusal.rawValue.hasPrefix("SHR") else { throw error }
+                    throw ShopError.conflict(Self.refusedMarker)
+                }
+                guard let refundID else { throw ShopError.storage("the server gave no refund back") }
+                let after = try await Self.find(connection, orderID, logger: database.logger)
+                guard let refund = after.refunds.first(where: { $0.id == refundID }) else {
+                    throw ShopError.storage("the server's refund \(refundID) is not on order \(orderID)")
+                }
+                return refund
+            }
+        } catch {
+            guard case .conflict(let text) = error, text == Self.refusedMarker else { throw error }
+            try reword(try await order(orderID))
+            throw ShopError.conflict("order \(orderID) changed meanwhile; look at it again")
+        }
+    }
+
+    /// What a refusal of the refund functions is carried out of the transaction as (never shown).
+    private static let refusedMarker = "shopsh_return_units or shopsh_refund refused"
 
     /// Days and statuses come from `sales_days` (unless the filter names a customer); other
     /// groupings read the orders, or their lines with their products' categories.
@@ -167,12 +234,21 @@ struct PostgresOrderService: OrderService {
         guard var order = found else { throw ShopError.notFound("no order \(id)") }
         let currency = order.total.currency
         for try await line in try await connection.query("""
-            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity
+            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned
             FROM order_lines WHERE order_id = \(id) ORDER BY line_number
-            """, logger: logger).decode((Int64?, String, String, Int64, Int, Int).self) {
+            """, logger: logger).decode((Int64?, String, String, Int64, Int, Int, Int).self) {
             order.lines.append(OrderLine(productID: line.0, sku: line.1, title: line.2,
                                          unitPrice: Money(minorUnits: line.3, currency: currency),
-                                         discount: Percentage(hundredths: line.4), quantity: line.5))
+                                         discount: Percentage(hundredths: line.4), quantity: line.5, returned: line.6))
+        }
+        for try await row in try await connection.query("""
+            SELECT id, line_number, product_id, sku, quantity, restocked, amount_minor, reason, operator,
+                   floor(extract(epoch FROM created_at))::bigint
+            FROM order_refunds WHERE order_id = \(id) ORDER BY id
+            """, logger: logger).decode((Int64, Int?, Int64?, String?, Int, Bool, Int64, String, String, Int64).self) {
+            order.refunds.append(OrderRefund(id: row.0, orderID: id, lineNumber: row.1, productID: row.2, sku: row.3,
+                                             quantity: row.4, restocked: row.5, amount: Money(minorUnits: row.6, currency: currency),
+                                             reason: row.7, operatorName: row.8, createdAt: ShopClock.timestamp(row.9)))
         }
         return order
     }
@@ -186,6 +262,7 @@ struct PostgresOrderService: OrderService {
         return Order(id: row.0, userID: row.1, customer: row.9, status: status,
                      total: Money(minorUnits: row.5, currency: currency),
                      discountedTotal: Money(minorUnits: row.6, currency: currency),
+                     refunded: Money(minorUnits: row.10, currency: currency),
                      createdAt: ShopClock.timestamp(row.7), updatedAt: ShopClock.timestamp(row.8))
     }
 

@@ -21,11 +21,12 @@
 import Logging
 import PostgresNIO
 import ShopCore
+import PostgresShopSchema
 
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -49,6 +50,7 @@ public enum PostgresRoles {
         case .removeFavorite: return [.on("favorites", "DELETE")]
         case .toggleFavorite: return [.on("favorites", "INSERT", "DELETE")]
         case .setOrderStatus: return [.execute("shopsh_set_order_status(BIGINT, TEXT)")]
+        case .refundOrder: return [.execute(PostgresRefundSchema.returnUnitsSignature), .execute(PostgresRefundSchema.refundSignature)]
         // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
         case .addProduct, .importProducts: return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE")]
         case .updateProduct, .adjustStock: return [.on("products", "UPDATE")]
@@ -146,7 +148,7 @@ public enum PostgresRoles {
             "REVOKE ALL ON FUNCTION \(grantedFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, currencies, currency_rates,
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, currencies, currency_rates,
                             search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
             // support: reads the customers' data (never a password hash) and the audit log.

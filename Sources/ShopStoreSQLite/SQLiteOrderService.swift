@@ -14,7 +14,7 @@ struct SQLiteOrderService: OrderService {
     /// minor unit comes from the ISO list (2 when the store has none).
     static let columns = """
         o.id, o.user_id, o.status, o.currency, coalesce(c.minor_units, 2), o.total_minor, o.discounted_total_minor,
-        o.created_at, o.updated_at, o.customer
+        o.created_at, o.updated_at, o.customer, o.refunded_minor
         """
     static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
 
@@ -22,7 +22,7 @@ struct SQLiteOrderService: OrderService {
     static let sortColumns: [String: String] = [
         "id": "o.id", "user_id": "o.user_id", "customer": "o.customer COLLATE NOCASE", "status": statusRank,
         "currency": "o.currency",
-        "total": "o.total_minor", "discounted_total": "o.discounted_total_minor",
+        "total": "o.total_minor", "discounted_total": "o.discounted_total_minor", "refunded": "o.refunded_minor",
         "created_at": "o.created_at", "updated_at": "o.updated_at",
     ]
 
@@ -56,12 +56,14 @@ struct SQLiteOrderService: OrderService {
             let order = try Self.find(db, id)
             try order.status.checkMove(to: status, order: id)
             if status == .cancelled {
-                // Put the goods back on the shelf; lines whose product was deleted have nowhere to go.
-                for line in order.lines {
+                try RefundRules.checkCancel(order)
+                // Put the goods back on the shelf (returned units went back, or not, with their
+                // return); lines whose product was deleted have nowhere to go.
+                for line in order.lines where line.quantity > line.returned {
                     guard let productID = line.productID else { continue }
                     try db.execute(sql: """
                         UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?
-                        """, arguments: [line.quantity, now, productID])
+                        """, arguments: [line.quantity - line.returned, now, productID])
                 }
             }
             try db.execute(sql: """
@@ -70,6 +72,66 @@ struct SQLiteOrderService: OrderService {
             try SQLiteAuditLog.record(.orderStatus(id: id, before: order.status, after: status), in: db, at: now)
             return try Self.find(db, id)
         }
+    }
+
+    func returnUnits(_ request: ReturnRequest) async throws -> OrderRefund {
+        let reason = try RefundRules.checkReason(request.reason)
+        let now = clock.timestamp()
+        return try database.shopWrite { db in
+            let order = try Self.find(db, request.orderID)
+            let (lineNumber, amount) = try RefundRules.plan(request, order: order)
+            let line = order.lines[lineNumber - 1]
+            try db.execute(sql: "UPDATE order_lines SET returned = returned + ? WHERE order_id = ? AND line_number = ?",
+                           arguments: [request.quantity, order.id, lineNumber])
+            let restocked = request.restock && line.productID != nil
+            if restocked, let productID = line.productID {
+                try RefundRules.checkRestock(request.quantity, productID: productID,
+                                              stock: try Int64.fetchOne(db, sql: "SELECT stock FROM products WHERE id = ?", arguments: [productID]))
+                try db.execute(sql: "UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?",
+                               arguments: [request.quantity, now, productID])
+            }
+            let refund = OrderRefund(id: 0, orderID: order.id, lineNumber: lineNumber, productID: line.productID, sku: line.sku,
+                                     quantity: request.quantity, restocked: restocked, amount: amount, reason: reason,
+                                     operatorName: Self.operatorName, createdAt: now)
+            return try Self.record(refund, order: order, in: db, at: now)
+        }
+    }
+
+    func refund(_ orderID: Int64, amount: Money, reason: String) async throws -> OrderRefund {
+        let reason = try RefundRules.checkReason(reason)
+        let now = clock.timestamp()
+        return try database.shopWrite { db in
+            let order = try Self.find(db, orderID)
+            try RefundRules.checkAmount(amount, order: order)
+            let refund = OrderRefund(id: 0, orderID: order.id, lineNumber: nil, productID: nil, sku: nil, quantity: 0,
+                                     restocked: false, amount: amount, reason: reason, operatorName: Self.operatorName, createdAt: now)
+            return try Self.record(refund, order: order, in: db, at: now)
+        }
+    }
+
+    /// Who gives a refund: the operator the audit log names.
+    static var operatorName: String { AuditContext.current?.operatorIdentity.name ?? OperatorLogin.current }
+
+    /// Writes `refund` of `order` (as it was before it), adds it to the order's refunded sum
+    /// (the order becomes `refunded` when that is everything), and records it in the audit log.
+    static func record(_ refund: OrderRefund, order: Order, in db: Database, at now: String) throws -> OrderRefund {
+        try db.execute(sql: """
+            INSERT INTO order_refunds (order_id, line_number, product_id, sku, quantity, restocked, amount_minor, reason, operator, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [refund.orderID, refund.lineNumber, refund.productID, refund.sku, refund.quantity, refund.restocked,
+                             refund.amount.minorUnits, refund.reason, refund.operatorName, refund.createdAt])
+        var recorded = refund
+        recorded.id = db.lastInsertedRowID
+        try db.execute(sql: """
+            UPDATE orders SET refunded_minor = refunded_minor + ?, updated_at = ?,
+                status = CASE WHEN \(RefundSQL.fullyRefunded(refunded: "refunded_minor + ?", paid: "discounted_total_minor"))
+                              THEN 'refunded' ELSE status END
+            WHERE id = ?
+            """, arguments: [refund.amount.minorUnits, now, refund.amount.minorUnits, order.id])
+        let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE id = ?", arguments: [order.id])
+            .flatMap(OrderStatus.init(rawValue:)) ?? order.status
+        try SQLiteAuditLog.record(.refund(recorded, order: order, status: status), in: db, at: now)
+        return recorded
     }
 
     /// Days and statuses come from `sales_days` (unless the filter names a customer); other
@@ -167,12 +229,20 @@ struct SQLiteOrderService: OrderService {
         }
         var order = try order(row)
         order.lines = try Row.fetchAll(db, sql: """
-            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity
+            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned
             FROM order_lines WHERE order_id = ? ORDER BY line_number
             """, arguments: [id]).map { line in
             OrderLine(productID: line[0], sku: line[1], title: line[2],
                       unitPrice: Money(minorUnits: line[3], currency: order.total.currency),
-                      discount: Percentage(hundredths: line[4]), quantity: line[5])
+                      discount: Percentage(hundredths: line[4]), quantity: line[5], returned: line[6])
+        }
+        order.refunds = try Row.fetchAll(db, sql: """
+            SELECT id, line_number, product_id, sku, quantity, restocked, amount_minor, reason, operator, created_at
+            FROM order_refunds WHERE order_id = ? ORDER BY id
+            """, arguments: [id]).map { row in
+            OrderRefund(id: row[0], orderID: id, lineNumber: row[1], productID: row[2], sku: row[3], quantity: row[4],
+                        restocked: row[5], amount: Money(minorUnits: row[6], currency: order.total.currency),
+                        reason: row[7], operatorName: row[8], createdAt: row[9])
         }
         return order
     }
@@ -187,6 +257,7 @@ struct SQLiteOrderService: OrderService {
         return Order(id: row[0], userID: row[1], customer: row[9], status: status,
                      total: Money(minorUnits: row[5], currency: currency),
                      discountedTotal: Money(minorUnits: row[6], currency: currency),
+                     refunded: Money(minorUnits: row[10], currency: currency),
                      createdAt: row[7], updatedAt: row[8])
     }
 

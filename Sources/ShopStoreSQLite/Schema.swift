@@ -1,5 +1,6 @@
 // Schema: the SQLite tables, indexes and migrations of a shop store.
 
+import Foundation
 import GRDB
 import ShopCore
 import ShopStoreKit
@@ -9,13 +10,14 @@ import ShopStoreKit
 enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
-                                 "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports"]
+                                 "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
+                                 "v8: returns and refunds"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
-    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
+    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds",
                              "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
@@ -192,7 +194,61 @@ enum Schema {
             try db.execute(sql: refillSalesDays)
             for trigger in salesTriggers { try db.execute(sql: trigger.sql) }
         }
+        // v8: returns and refunds (RefundRules): each order's refunded sum, each line's returned
+        // units, the refunds themselves, and `refunded` among the statuses (a table rebuild when
+        // the orders table's CHECK predates it).
+        register(8) { db in
+            try rebuildOrdersWithEveryStatus(db)
+            try db.execute(sql: """
+                ALTER TABLE orders ADD COLUMN refunded_minor INTEGER NOT NULL DEFAULT 0 CHECK (refunded_minor >= 0);
+                ALTER TABLE order_lines ADD COLUMN returned INTEGER NOT NULL DEFAULT 0 CHECK (returned >= 0);
+                CREATE TABLE order_refunds (
+                    id           INTEGER PRIMARY KEY,
+                    order_id     INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                    line_number  INTEGER,
+                    product_id   INTEGER REFERENCES products(id) ON DELETE SET NULL,
+                    sku          TEXT,
+                    quantity     INTEGER NOT NULL DEFAULT 0 CHECK (quantity >= 0),
+                    restocked    INTEGER NOT NULL DEFAULT 0 CHECK (restocked IN (0, 1)),
+                    amount_minor INTEGER NOT NULL CHECK (amount_minor > 0 OR line_number IS NOT NULL AND amount_minor >= 0),
+                    reason       TEXT NOT NULL,
+                    operator     TEXT NOT NULL,
+                    created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                CREATE INDEX order_refunds_by_order ON order_refunds(order_id, id);
+                CREATE INDEX order_refunds_by_created ON order_refunds(created_at);
+                """)
+        }
         return migrator
+    }
+
+    /// v8: the orders table with `refunded` in its status CHECK. A store made by this binary has it
+    /// from v1 (which takes the list from OrderStatusSQL); an older one is rebuilt as v4 rebuilt
+    /// products: the table's own SQL with the new CHECK, every row copied, and the indexes and
+    /// triggers on it, or naming it, made again as they were.
+    static func rebuildOrdersWithEveryStatus(_ db: Database) throws {
+        guard let create = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'orders'"),
+              !create.contains("'refunded'") else { return }
+        guard let range = create.range(of: #"status IN \([^)]*\)"#, options: .regularExpression) else {
+            throw ShopError.storage("the store's orders table has no status CHECK this shopsh knows; it cannot add the refunded status")
+        }
+        let rebuilt = create.replacingCharacters(in: range, with: OrderStatusSQL.check())
+            .replacingOccurrences(of: "CREATE TABLE orders", with: "CREATE TABLE new_orders")
+        let dependents = try Row.fetchAll(db, sql: """
+            SELECT type, name, sql FROM sqlite_master
+            WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND (tbl_name = 'orders' OR (type = 'trigger' AND sql LIKE '%orders%'))
+            ORDER BY type, name
+            """)
+        for row in dependents where (row[0] as String) == "trigger" { try db.execute(sql: "DROP TRIGGER \((row[1] as String).quotedDatabaseIdentifier)") }
+        let columns = try db.columns(in: "orders").map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+        try db.execute(sql: rebuilt)
+        try db.execute(sql: """
+            INSERT INTO new_orders (\(columns)) SELECT \(columns) FROM orders;
+            DROP TABLE orders;
+            ALTER TABLE new_orders RENAME TO orders;
+            """)
+        // The old table's indexes and triggers went with it; the others' triggers were dropped above.
+        for row in dependents { try db.execute(sql: row[2]) }
     }
 
     /// v5: the full-text index of product search (ProductSearch's fields, in its field order),

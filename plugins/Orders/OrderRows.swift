@@ -11,35 +11,36 @@ enum OrderRows {
 
     /// A listing row, and the head of `orders show`.
     static func columns(_ display: MoneyDisplay) -> [Column] {
-        ["id", "user_id", "customer", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
-            .map(Column.init) + display.extraColumns
+        ["id", "user_id", "customer", "status", "total", "discounted_total", "refunded", "net", "refund_state", "currency",
+         "created_at", "updated_at"].map(Column.init) + display.extraColumns
     }
 
     static func cells(_ order: Order, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(order.customer), .text(order.status.rawValue),
-         try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
+         try display.cell(order.total), try display.cell(order.discountedTotal), try display.cell(order.refunded),
+         try display.cell(order.net), .text(order.refundState.rawValue), .text(display.code(order.total)),
          .text(order.createdAt), .text(order.updatedAt)] + display.extraCells
     }
 
     /// What a table of orders shows for people: who, where it stands, what it comes to, when placed.
-    static let tableView = TableView(["id", "customer", "status", "total", "discounted_total", "currency", "created_at"],
-                                     optional: ["total"],
+    static let tableView = TableView(["id", "customer", "status", "total", "discounted_total", "refunded", "currency", "created_at"],
+                                     optional: ["total", "refunded"],
                                      headers: ["total": "gross", "discounted_total": "total", "created_at": "placed"])
 
     /// What a table of an order's lines shows for people.
     static let lineTableView = TableView(["line", "product_id", "sku", "title", "unit_price", "discount_percentage",
-                                          "quantity", "discounted_total", "currency"],
-                                         optional: ["sku", "discount_percentage"],
+                                          "quantity", "returned", "discounted_total", "currency"],
+                                         optional: ["sku", "discount_percentage", "returned"],
                                          headers: ["discounted_total": "total"])
 
     /// Sortable fields of `orders list` (they match the store's).
-    static let sortFields = ["id", "user_id", "customer", "status", "total", "discounted_total", "currency", "created_at", "updated_at"]
+    static let sortFields = ["id", "user_id", "customer", "status", "total", "discounted_total", "refunded", "currency", "created_at", "updated_at"]
 
     // MARK: - Lines as sold
 
     static func lineColumns(_ display: MoneyDisplay, withOrderID: Bool) -> [Column] {
         (withOrderID ? [Column("order_id")] : [])
-            + ["line", "product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "total",
+            + ["line", "product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "returned", "total",
                "discounted_total", "currency"].map(Column.init) + display.extraColumns
     }
 
@@ -48,7 +49,7 @@ enum OrderRows {
             (withOrderID ? [Cell.integer(order.id)] : [])
                 + [.integer(Int64(index + 1)), line.productID.map(Cell.integer) ?? .null, .text(line.sku),
                    .text(line.title), try display.cell(line.unitPrice), .decimal(line.discount.decimal),
-                   .integer(Int64(line.quantity)), try display.cell(line.total), try display.cell(line.discountedTotal),
+                   .integer(Int64(line.quantity)), .integer(Int64(line.returned)), try display.cell(line.total), try display.cell(line.discountedTotal),
                    .text(display.code(line.unitPrice))] + display.extraCells
         }
     }
@@ -60,7 +61,31 @@ enum OrderRows {
         var text = "order \(order.id) (\(order.status.rawValue)): total \(try display.convert(order.total).decimalString) \(code)"
             + " · discounted \(try display.convert(order.discountedTotal).decimalString) \(code)"
             + " · \(items) item\(items == 1 ? "" : "s") in \(order.lines.count) line\(order.lines.count == 1 ? "" : "s")"
+        if order.refundState != .none {
+            text += " · refunded \(try display.convert(order.refunded).decimalString) \(code)"
+                + (order.refundState == .partial ? " (partly)" : "") + " · net \(try display.convert(order.net).decimalString) \(code)"
+        }
         if let date = display.rateDate { text += " (ECB rates of \(date))" }
         return text
     }
+
+    // MARK: - Refunds
+
+    static func refundColumns(_ display: MoneyDisplay, withOrderID: Bool = true) -> [Column] {
+        ((withOrderID ? ["id", "order_id"] : ["id"]) + ["kind", "line", "product_id", "sku", "quantity", "restocked", "amount",
+                                                        "currency", "reason", "operator", "created_at"]).map(Column.init)
+            + display.extraColumns
+    }
+
+    static func refundCells(_ refund: OrderRefund, _ display: MoneyDisplay, withOrderID: Bool = true) throws -> [Cell] {
+        [.integer(refund.id)] + (withOrderID ? [.integer(refund.orderID)] : [])
+            + [.text(refund.kind), refund.lineNumber.map { .integer(Int64($0)) } ?? .null, refund.productID.map(Cell.integer) ?? .null,
+               refund.sku.map(Cell.text) ?? .null, .integer(Int64(refund.quantity)), .bool(refund.restocked),
+               try display.cell(refund.amount), .text(display.code(refund.amount)), .text(refund.reason),
+               .text(refund.operatorName), .text(refund.createdAt)] + display.extraCells
+    }
+
+    /// What a table of refunds shows for people.
+    static let refundTableView = TableView(["id", "kind", "sku", "quantity", "amount", "currency", "reason", "created_at"],
+                                           optional: ["sku", "created_at"], headers: ["quantity": "units"])
 }

@@ -17,9 +17,10 @@ struct OrdersCommand: ParsableCommand {
         abstract: "Look into orders, move them through their statuses, count them.",
         discussion: """
             Orders are placed by `basket checkout`. Statuses: placed → paid → shipped → delivered; \
-            placed or paid → cancelled (which puts the stock back).
+            placed or paid → cancelled (which puts the stock back). Paid, shipped and delivered orders take \
+            returns (orders return) and refunds (orders refund); an order whose every cent went back is refunded.
             """,
-        subcommands: [List.self, Show.self, Status.self, Cancel.self, Stats.self])
+        subcommands: [List.self, Show.self, Status.self, Cancel.self, Return.self, Refund.self, Stats.self])
 }
 
 /// `--user`, `--status`, `--since`, `--until`.
@@ -168,7 +169,132 @@ extension OrdersCommand {
     }
 }
 
+extension OrdersCommand {
+    /// `orders return ID PRODUCT --qty N [--restock] --reason TEXT`.
+    struct Return: ShellCommand {
+        static let operation: ShopOperation? = .refundOrder
+        static let configuration = CommandConfiguration(
+            abstract: "Take back units of an order's line and refund their share of what the line cost.",
+            discussion: """
+                For a paid (not yet shipped), shipped or delivered order. The refund is the units' share of the line's \
+                total as paid, split over its units so that returning every unit, in any steps, refunds exactly that \
+                total (never more than is left to refund on the order). --restock puts the units back into stock. \
+                Asks at a terminal, naming the amount (--yes skips it); scripts and pipes are never asked; --dry-run \
+                shows the refund only. Prints the refund.
+                """)
+
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
+
+        @Argument(help: "The returned product: its id or SKU as the order line has it.", completion: .shop(.product))
+        var product: String
+
+        @Option(name: .customLong("qty"), parsing: .unconditional, help: ArgumentHelp("How many units come back.", valueName: "N"))
+        var quantity: Int
+
+        @Flag(help: "Put the units back into stock.")
+        var restock = false
+
+        @Option(help: ArgumentHelp("Why (kept with the refund and in the audit log).", valueName: "text"))
+        var reason: String
+
+        @OptionGroup var preview: ChangePreviewOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            let orderID = try parseOrderID(id)
+            let request = ReturnRequest(orderID: orderID, product: product, quantity: quantity, restock: restock,
+                                        reason: try RefundRules.checkReason(reason))
+            let order = try await context.services.orders.order(orderID)
+            let (lineNumber, amount) = try RefundRules.plan(request, order: order)
+            let line = order.lines[lineNumber - 1]
+            let planned = OrderRefund(id: 0, orderID: orderID, lineNumber: lineNumber, productID: line.productID, sku: line.sku,
+                                      quantity: quantity, restocked: restock && line.productID != nil, amount: amount,
+                                      reason: request.reason, operatorName: "", createdAt: "")
+            let summary = "refund \(amount) to \(order.customer) for \(quantity) × \(line.sku) returned from order \(orderID)"
+                + (planned.restocked ? " (back into stock)" : "")
+            try await giveBack(planned, summary: summary, order: order, context: context, currencyOption: currencyOption,
+                               output: output, preview: preview) {
+                try await context.services.orders.returnUnits(request)
+            }
+        }
+    }
+
+    /// `orders refund ID --amount X --reason TEXT`.
+    struct Refund: ShellCommand {
+        static let operation: ShopOperation? = .refundOrder
+        static let configuration = CommandConfiguration(
+            abstract: "Refund money of an order, tied to no units (goodwill, shipping).",
+            discussion: """
+                For a paid, shipped or delivered order; never more than is left to refund (what was paid less the \
+                refunds so far). The amount is in the order's currency (`12.50` or `12.50 USD`). Asks at a terminal, \
+                naming the amount (--yes skips it); scripts and pipes are never asked; --dry-run shows the refund only.
+                """)
+
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
+
+        @Option(help: ArgumentHelp("How much, in the order's currency.", valueName: "amount"))
+        var amount: String
+
+        @Option(help: ArgumentHelp("Why (kept with the refund and in the audit log).", valueName: "text"))
+        var reason: String
+
+        @OptionGroup var preview: ChangePreviewOptions
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            let orderID = try parseOrderID(id)
+            let reasonText = try RefundRules.checkReason(reason)
+            let order = try await context.services.orders.order(orderID)
+            let money = try Self.parseAmount(amount, currency: order.total.currency)
+            try RefundRules.checkAmount(money, order: order)
+            let planned = OrderRefund(id: 0, orderID: orderID, lineNumber: nil, productID: nil, sku: nil, quantity: 0,
+                                      restocked: false, amount: money, reason: reasonText, operatorName: "", createdAt: "")
+            try await giveBack(planned, summary: "refund \(money) to \(order.customer) on order \(orderID)", order: order,
+                               context: context, currencyOption: currencyOption, output: output, preview: preview) {
+                try await context.services.orders.refund(orderID, amount: money, reason: reasonText)
+            }
+        }
+
+        /// `12.50` or `12.50 USD` (the code must be the order's).
+        static func parseAmount(_ text: String, currency: Currency) throws(ShopError) -> Money {
+            let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard words.count == 1 || words.count == 2 else {
+                throw .invalidInput("invalid amount \"\(text)\": expected an amount in \(currency.code), like 12.50")
+            }
+            if words.count == 2, words[1].uppercased() != currency.code {
+                throw .invalidInput("the order was paid in \(currency.code): a refund is in \(currency.code), not \(words[1])")
+            }
+            return try Money.parse(words[0], currency: currency)
+        }
+    }
+}
+
 // MARK: - Shared
+
+/// Shows a planned refund and asks (`preview`), then makes it (`give`), prints it and says where
+/// the order stands.
+private func giveBack(_ planned: OrderRefund, summary: String, order: Order, context: CommandContext,
+                      currencyOption: CurrencyOption, output: OutputOptions, preview: ChangePreviewOptions,
+                      give: () async throws -> OrderRefund) async throws {
+    let display = try await context.moneyDisplay(currencyOption)
+    let columns = OrderRows.refundColumns(display)
+    let (apply, _) = try await context.proceed(with: summary, affecting: 1, things: "refunds", preview) {
+        var cells = try OrderRows.refundCells(planned, display)
+        cells[0] = .null
+        try context.record(columns: columns, row: cells, options: output)
+    }
+    guard apply else { return }
+    let refund = try await give()
+    try context.record(columns: columns, row: OrderRows.refundCells(refund, display), options: output)
+    let after = try await context.services.orders.order(order.id)
+    let what = refund.lineNumber == nil ? "" : " for \(refund.quantity) × \(refund.sku ?? "?")\(refund.restocked ? " (back in stock)" : "")"
+    context.note("order \(order.id): refunded \(refund.amount)\(what); "
+                 + (after.status == .refunded ? "the order is now refunded" : "\(after.leftToRefund) left to refund"))
+}
 
 /// Moves an order and shows it, with a note of what changed.
 private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: CurrencyOption, output: OutputOptions,
@@ -191,6 +317,9 @@ private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOpti
                           rows: (OrderRows.lineColumns(display, withOrderID: false),
                                  try OrderRows.lineCells(order, display, withOrderID: false)))
     view.flatRows = (OrderRows.lineColumns(display, withOrderID: true), try OrderRows.lineCells(order, display, withOrderID: true))
+    view.sections = [("refunds", OrderRows.refundColumns(display, withOrderID: false),
+                      try order.refunds.map { try OrderRows.refundCells($0, display, withOrderID: false) },
+                      OrderRows.refundTableView.fields)]
     try context.nested(view, options: output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)),
                        emptyNote: "order \(order.id) has no lines",
                        flatNote: { try OrderRows.summary(order, display) })

@@ -138,6 +138,23 @@ public struct AuditChange: Hashable, Sendable {
                     before: AuditFields([("status", .text(before.rawValue))]), after: AuditFields([("status", .text(after.rawValue))]))
     }
 
+    /// Order `order` gave money back: units returned (`return`) or a goodwill refund (`refund`);
+    /// `status` is the order's status after it. The PostgreSQL functions write the same fields
+    /// (PostgresRefundSchema).
+    public static func refund(_ refund: OrderRefund, order: Order, status: OrderStatus) -> AuditChange {
+        let currency = order.total.currency
+        let after = Money(minorUnits: order.refunded.minorUnits &+ refund.amount.minorUnits, currency: currency)
+        var fields: [(String, AuditValue)] = [("refunded", .text(after.description)), ("status", .text(status.rawValue)),
+                                              ("amount", .text(refund.amount.description))]
+        if let line = refund.lineNumber {
+            fields += [("line", .integer(Int64(line))), ("units", .integer(Int64(refund.quantity))), ("restocked", .bool(refund.restocked))]
+        }
+        fields.append(("reason", .text(refund.reason)))
+        return AuditChange(entity: .order, entityID: String(order.id), action: refund.lineNumber == nil ? "refund" : "return",
+                           before: AuditFields([("refunded", .text(order.refunded.description)), ("status", .text(order.status.rawValue))]),
+                           after: AuditFields(fields))
+    }
+
     /// A basket became `order` at checkout.
     public static func checkout(_ order: Order) -> AuditChange {
         var after: [(String, AuditValue)] = [("status", .text(order.status.rawValue)), ("total", .text(order.discountedTotal.description))]

@@ -46,6 +46,8 @@ public enum AuditRevert {
             throw .invalidInput("\(row) set a password, which a revert cannot give back: set a new one with users passwd")
         case ("order", "checkout"):
             throw .invalidInput("\(row) is a checkout: cancel the order instead (orders cancel \(entry.entityID))")
+        case ("order", "return"), ("order", "refund"):
+            throw .invalidInput("\(row) sent money back to a customer, which cannot be unsent: nothing was changed")
         case ("order", _):
             throw .invalidInput("\(row) moved order \(entry.entityID) along the status machine, which never moves an order back: set its status with orders status")
         case ("currency", _):

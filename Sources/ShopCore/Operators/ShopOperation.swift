@@ -8,6 +8,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case addToBasket, setBasketQuantity, removeFromBasket, clearBasket, checkout
     case addFavorite, removeFavorite, toggleFavorite
     case setOrderStatus
+    /// Returning units of an order and refunding money (`orders return`, `orders refund`).
+    case refundOrder
     case addProduct, updateProduct, deleteProduct, adjustStock, importProducts
     case importRates
     case addUser, updateUser, setUserStatus, setPassword, deleteUser
@@ -23,7 +25,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .revertChange:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
@@ -44,6 +46,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .removeFavorite: return "removing a favourite"
         case .toggleFavorite: return "toggling a favourite"
         case .setOrderStatus: return "changing an order's status"
+        case .refundOrder: return "refunding an order"
         case .addProduct: return "adding a product"
         case .updateProduct: return "updating a product"
         case .deleteProduct: return "deleting a product"
