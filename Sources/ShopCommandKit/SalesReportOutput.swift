@@ -88,7 +88,7 @@ extension CommandContext {
 /// The one place where a report's rows become columns and cells.
 public enum SalesReportRows {
     /// The figures every report shows after its grouping's columns.
-    static let figures = ["orders", "items", "gross", "discounts", "net", "average_order_value", "currency"]
+    static let figures = ["orders", "items", "gross", "discounts", "refunds", "net", "average_order_value", "currency"]
 
     /// The columns naming a group.
     static func groupColumns(_ grouping: OrderStatsGrouping) -> [String] {
@@ -107,7 +107,7 @@ public enum SalesReportRows {
     /// the average give way to the chart first.
     static func tableView(_ grouping: OrderStatsGrouping, rank: OrderStatsRank) -> TableView {
         TableView(groupColumns(grouping) + figures,
-                  optional: Set(["gross", "discounts", "average_order_value"] + (rank == .items ? [] : ["items"])),
+                  optional: Set(["gross", "discounts", "refunds", "average_order_value"] + (rank == .items ? [] : ["items"])),
                   headers: ["average_order_value": "avg order", "product_id": "id", "user_id": "id"])
     }
 
@@ -119,7 +119,7 @@ public enum SalesReportRows {
         default: group = [row.group.map(Cell.text) ?? .null]
         }
         return group + [.integer(row.orders), .integer(row.items), .decimal(row.gross.amount), .decimal(try row.discounts().amount),
-                        .decimal(row.net.amount), try row.averageOrderValue().map { Cell.decimal($0.amount) } ?? .null,
+                        .decimal(row.refunds.amount), .decimal(row.net.amount), try row.averageOrderValue().map { Cell.decimal($0.amount) } ?? .null,
                         .text(row.net.currency.code)]
     }
 }

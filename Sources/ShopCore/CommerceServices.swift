@@ -192,6 +192,10 @@ public protocol OrderService: Sendable {
     /// Orders' figures per group, as the store adds them up (see `OrderStatsQuery`; weeks and
     /// months come back as days: `salesReport` adds them up).
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow]
+    /// The refunds of the orders `query`'s filter picks, per group (`OrderStatsRow.refunds`):
+    /// days are the refunds' own (the filter's days pick refunds by the day they were made);
+    /// products and categories count returns only (a goodwill refund belongs to no line).
+    func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow]
 }
 
 /// An ISO 4217 currency with its name.

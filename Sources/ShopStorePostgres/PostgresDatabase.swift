@@ -51,6 +51,15 @@ struct PostgresDatabase: Sendable {
         try await readNamed(what, needs: needs, body)
     }
 
+    /// A read, as `read`, that needs the leased connection itself (its host: whoami).
+    func readLeased<T: Sendable>(_ what: String, _ body: (PostgresConnections.Leased) async throws -> T) async throws(ShopError) -> T {
+        do {
+            return try await followingFailover { try await onLeased(body) }
+        } catch {
+            throw PostgresErrors.shopError(error, doing: what, session: session, needs: nil, writing: false)
+        }
+    }
+
     /// A read that not every role may make (ShopOperation's table says who may), as `read`.
     func read<T: Sendable>(_ operation: ShopOperation,
                            _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T {

@@ -14,9 +14,10 @@ struct PostgresPlacement: ServerPlacementSource {
     /// One round trip on a kept connection: the host it is on, whether that server is in
     /// recovery, and its lag: zero when it has replayed all it received, else the age of the last
     /// transaction it replayed (an idle primary does not make a caught-up standby look behind).
+    /// A server that went away is followed to the new primary first, as any read follows it.
     func status() async -> ServerPlacement? {
         let logger = database.logger
-        return try? await database.connections.withConnection { leased in
+        return try? await database.readLeased("reading which server serves the session") { leased in
             let query: PostgresQuery = """
                 SELECT pg_catalog.pg_is_in_recovery(),
                        CASE WHEN pg_catalog.pg_last_wal_receive_lsn() = pg_catalog.pg_last_wal_replay_lsn() THEN 0

@@ -60,7 +60,7 @@ struct CommandTreeTests {
         // Live product ids from the store (the demo shop has 194), and fixed values from the declarations.
         let ids = try complete(["shopsh", "products", "show", ""])
         #expect(ids.prefix(3) == ["1", "2", "3"])
-        #expect(try complete(["shopsh", "orders", "status", "1", ""]) == ["placed", "paid", "shipped", "delivered", "cancelled"])
+        #expect(try complete(["shopsh", "orders", "status", "1", ""]) == ["placed", "paid", "shipped", "delivered", "refunded", "cancelled"])
         #expect(try complete(["shopsh", "roles", ""]) == ["setup"])
         #expect(try complete(["shopsh", "products", "list", "--category", "be"]) == ["beauty"])
         #expect(try complete(["shopsh", "basket", "add", ""]).contains("emily.johnson@x.dummyjson.com"))

@@ -25,6 +25,19 @@ enum TestFormation {
             FROM pgautofailover.event WHERE eventtime >= '\(since)'::timestamptz
             """)) ?? "(the monitor did not answer)"
     }
+    /// The monitor's events since `since` (a server timestamp) in which the node at `hostPort`,
+    /// the primary, was put in or reported `wait_primary`: the formation let it commit without
+    /// a synchronous standby. Nil when it never was.
+    static func droppedSynchronousReplication(_ hostPort: String, since: String) -> String? {
+        let found = (try? CommandLineClient.psql(monitor, schema: nil, """
+            SELECT string_agg(to_char(eventtime, 'HH24:MI:SS.MS') || ' ' || reportedstate || '/' || goalstate, ', ' ORDER BY eventid)
+            FROM pgautofailover.event
+            WHERE eventtime >= '\(since)'::timestamptz AND nodehost || ':' || nodeport = '\(hostPort)'
+              AND (reportedstate = 'wait_primary' OR goalstate = 'wait_primary')
+            """)) ?? ""
+        return found.isEmpty ? nil : found
+    }
+
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/postgres-formation").path
 
@@ -96,106 +109,118 @@ struct FailoverTests {
     /// command named as uncertain may be either; nothing else fails, and the status says so.
     @Test(arguments: 1...10)
     func aBatchSurvivesAFailoverWithEveryCommandAppliedOnce(round: Int) throws {
-        let usernames = try CommandLineClient.psql(uri, schema: nil, "SELECT username FROM users ORDER BY id LIMIT 200")
-            .split(separator: "\n").map(String.init)
-        let products = try CommandLineClient.psql(uri, schema: nil, "SELECT id FROM products ORDER BY stock DESC, id LIMIT 10")
-            .split(separator: "\n").map(String.init)
-        try #require(usernames.count == 200 && products.count == 10)
-        let commands = (0..<2000).map { ($0 % 200, $0 / 200) }   // each (user, product) once
-        let before = try quantities()
-        let lastAudit = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
-        let roundBegan = try CommandLineClient.psql(uri, schema: nil, "SELECT now()")
+        for attempt in 1...3 {
+            let usernames = try CommandLineClient.psql(uri, schema: nil, "SELECT username FROM users ORDER BY id LIMIT 200")
+                .split(separator: "\n").map(String.init)
+            let products = try CommandLineClient.psql(uri, schema: nil, "SELECT id FROM products ORDER BY stock DESC, id LIMIT 10")
+                .split(separator: "\n").map(String.init)
+            try #require(usernames.count == 200 && products.count == 10)
+            let commands = (0..<2000).map { ($0 % 200, $0 / 200) }   // each (user, product) once
+            let before = try quantities()
+            let lastAudit = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
+            let roundBegan = try CommandLineClient.psql(uri, schema: nil, "SELECT now()")
+            let primary = TestFormation.hostPort(try TestFormation.node(standby: false))
 
-        let sandbox = try ShopshSandbox()
-        let stderrFile = sandbox.root.appendingPathComponent("stderr.txt")
-        let process = Process()
-        process.executableURL = ShopshBinary.url
-        process.arguments = ["--store", uri, "--continue-on-error", "--reconnect-timeout", "60"]
-        process.environment = sandbox.environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-        try process.run()
+            let sandbox = try ShopshSandbox()
+            let stderrFile = sandbox.root.appendingPathComponent("stderr.txt")
+            let process = Process()
+            process.executableURL = ShopshBinary.url
+            process.arguments = ["--store", uri, "--continue-on-error", "--reconnect-timeout", "60"]
+            process.environment = sandbox.environment
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: stderrFile)
+            try process.run()
 
-        let failedOver = DispatchSemaphore(value: 0)
-        let failoverError = StatusList(), failoverSaid = StatusList()
-        let started = ContinuousClock.now
-        let writer = input.fileHandleForWriting
-        var failoverStarted = false
-        var failoverDone = false
-        for (index, (user, product)) in commands.enumerated() {
-            do {
-                try writer.write(contentsOf: Data("basket add \(usernames[user]) \(products[product])\n".utf8))
-            } catch {
-                Issue.record("shopsh stopped reading at command \(index + 1): \(error)")
-                break
+            let failedOver = DispatchSemaphore(value: 0)
+            let failoverError = StatusList(), failoverSaid = StatusList()
+            let started = ContinuousClock.now
+            let writer = input.fileHandleForWriting
+            var failoverStarted = false
+            var failoverDone = false
+            for (index, (user, product)) in commands.enumerated() {
+                do {
+                    try writer.write(contentsOf: Data("basket add \(usernames[user]) \(products[product])\n".utf8))
+                } catch {
+                    Issue.record("shopsh stopped reading at command \(index + 1): \(error)")
+                    break
+                }
+                if index == 400 {
+                    failoverStarted = true
+                    Thread {
+                        do {
+                            let said = try TestFormation.failover()
+                            failoverSaid.append("the failover ended \(ContinuousClock.now - started) after the batch began; it said: \(said)")
+                        } catch { failoverError.append("\(error)") }
+                        failedOver.signal()
+                    }.start()
+                }
+                // Until the failover is over, commands trickle in, so that some are in flight through it.
+                if failoverStarted && !failoverDone {
+                    if failedOver.wait(timeout: .now() + .milliseconds(10)) == .success { failoverDone = true }
+                }
             }
-            if index == 400 {
-                failoverStarted = true
-                Thread {
-                    do {
-                        let said = try TestFormation.failover()
-                        failoverSaid.append("the failover ended \(ContinuousClock.now - started) after the batch began; it said: \(said)")
-                    } catch { failoverError.append("\(error)") }
-                    failedOver.signal()
-                }.start()
-            }
-            // Until the failover is over, commands trickle in, so that some are in flight through it.
-            if failoverStarted && !failoverDone {
-                if failedOver.wait(timeout: .now() + .milliseconds(10)) == .success { failoverDone = true }
-            }
-        }
-        if !failoverDone { failedOver.wait() }
-        try writer.close()
-        process.waitUntilExit()
-        #expect(failoverError.values.isEmpty, "\(failoverError.values)")
+            if !failoverDone { failedOver.wait() }
+            try writer.close()
+            process.waitUntilExit()
+            #expect(failoverError.values.isEmpty, "\(failoverError.values)")
 
-        let stderr = try String(contentsOf: stderrFile, encoding: .utf8)
-        let lines = stderr.split(separator: "\n").map(String.init)
-        let reconnects = lines.filter { $0.hasPrefix("shopsh: reconnected to ") }
-        var uncertain: Set<Int> = []
-        var otherErrors: [String] = []
-        // `<stdin>:N: error: …` (other lines are the notes basket add writes: `added 1 × …`).
-        for line in lines where line.contains("error:") {
-            if line.contains("may or may not have been kept"), line.hasPrefix("<stdin>:"),
-               let number = Int(line.dropFirst("<stdin>:".count).prefix { $0.isNumber }) {
-                uncertain.insert(number - 1)
-            } else {
-                otherErrors.append(line)
+            let stderr = try String(contentsOf: stderrFile, encoding: .utf8)
+            let lines = stderr.split(separator: "\n").map(String.init)
+            let reconnects = lines.filter { $0.hasPrefix("shopsh: reconnected to ") }
+            var uncertain: Set<Int> = []
+            var otherErrors: [String] = []
+            // `<stdin>:N: error: …` (other lines are the notes basket add writes: `added 1 × …`).
+            for line in lines where line.contains("error:") {
+                if line.contains("may or may not have been kept"), line.hasPrefix("<stdin>:"),
+                   let number = Int(line.dropFirst("<stdin>:".count).prefix { $0.isNumber }) {
+                    uncertain.insert(number - 1)
+                } else {
+                    otherErrors.append(line)
+                }
             }
-        }
-        #expect(otherErrors.isEmpty, "\(otherErrors.prefix(5))")
-        #expect(process.terminationStatus == (uncertain.isEmpty ? 0 : 1), "\(stderr.suffix(500))")
+            #expect(otherErrors.isEmpty, "\(otherErrors.prefix(5))")
+            #expect(process.terminationStatus == (uncertain.isEmpty ? 0 : 1), "\(stderr.suffix(500))")
 
-        let after = try quantities()
-        let audited = Int(try CommandLineClient.psql(uri, schema: nil,
-            "SELECT count(*) FROM audit_log WHERE id > \(lastAudit) AND entity = 'basket' AND action = 'add'")) ?? -1
-        var lost = 0, doubled = 0, uncertainKept = 0, added = 0
-        for (index, (user, product)) in commands.enumerated() {
-            let key = "\(usernames[user]) \(products[product])"
-            let delta = (after[key] ?? 0) - (before[key] ?? 0)
-            added += delta
-            if uncertain.contains(index) {
-                if delta == 1 { uncertainKept += 1 } else if delta != 0 { doubled += 1 }
-            } else if delta == 0 {
-                lost += 1
-                let said = lines.firstIndex { $0.hasSuffix("to the basket of \(usernames[user]): now \(after[key] ?? 0)") || $0.contains("of \(usernames[user]):") && $0.contains(" × ") }
-                print("lost: line \(index + 1), basket add \(key); stderr around it: \(lines[max(0, index - 3)..<min(lines.count, index + 4)])")
-                _ = said
-            } else if delta > 1 {
-                doubled += 1
+            let after = try quantities()
+            let audited = Int(try CommandLineClient.psql(uri, schema: nil,
+                "SELECT count(*) FROM audit_log WHERE id > \(lastAudit) AND entity = 'basket' AND action = 'add'")) ?? -1
+            var lost = 0, doubled = 0, uncertainKept = 0, added = 0
+            for (index, (user, product)) in commands.enumerated() {
+                let key = "\(usernames[user]) \(products[product])"
+                let delta = (after[key] ?? 0) - (before[key] ?? 0)
+                added += delta
+                if uncertain.contains(index) {
+                    if delta == 1 { uncertainKept += 1 } else if delta != 0 { doubled += 1 }
+                } else if delta == 0 {
+                    lost += 1
+                    let said = lines.firstIndex { $0.hasSuffix("to the basket of \(usernames[user]): now \(after[key] ?? 0)") || $0.contains("of \(usernames[user]):") && $0.contains(" × ") }
+                    print("lost: line \(index + 1), basket add \(key); stderr around it: \(lines[max(0, index - 3)..<min(lines.count, index + 4)])")
+                    _ = said
+                } else if delta > 1 {
+                    doubled += 1
+                }
             }
+            if lost > 0 || reconnects.isEmpty {
+                print("round \(round): \(failoverSaid.values.joined())\nthe monitor's events:\n\(TestFormation.events(since: roundBegan))")
+            }
+            // pg_auto_failover itself may drop synchronous replication (the monitor found the
+            // secondary unhealthy and put the primary in wait_primary, which also releases the
+            // commits waiting for the standby); a failover then loses what only the old primary
+            // had, whatever its clients did. Such a round proves nothing about shopsh: it runs again.
+            if lost > 0, attempt < 3, let dropped = TestFormation.droppedSynchronousReplication(primary, since: roundBegan) {
+                print("failover round \(round), attempt \(attempt): lost \(lost), but the formation dropped synchronous replication on \(primary) (\(dropped)); the round runs again")
+                continue
+            }
+            #expect(lost == 0 && doubled == 0)
+            #expect(audited == added)
+            #expect(added == commands.count - uncertain.count + uncertainKept)
+            #expect(!reconnects.isEmpty, "the failover happened while the batch ran")
+            print("failover round \(round): \(commands.count) commands, \(reconnects.count) reconnected, \(uncertain.count) uncertain (\(uncertainKept) of them kept), lost \(lost), doubled \(doubled)")
+            return
         }
-        if lost > 0 || reconnects.isEmpty {
-            print("round \(round): \(failoverSaid.values.joined())\nthe monitor's events:\n\(TestFormation.events(since: roundBegan))")
-        }
-        #expect(lost == 0 && doubled == 0)
-        #expect(audited == added)
-        #expect(added == commands.count - uncertain.count + uncertainKept)
-        #expect(!reconnects.isEmpty, "the failover happened while the batch ran")
-        print("failover round \(round): \(commands.count) commands, \(reconnects.count) reconnected, \(uncertain.count) uncertain (\(uncertainKept) of them kept), lost \(lost), doubled \(doubled)")
     }
 
     /// Every basket line of the shop as `username product_id` → quantity, read on the primary.
@@ -232,7 +257,7 @@ struct FailoverTests {
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
             let me = try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
-            #expect(me?["server_role"] as? String == "primary", "\(result.stderr)")
+            #expect(me?["server_role"] as? String == "primary", "\(String(decoding: result.stdout, as: UTF8.self)) \(result.stderr)")
         }
     }
 

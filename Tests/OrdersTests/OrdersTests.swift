@@ -46,7 +46,7 @@ extension ShellHarness {
         #expect(shop.stderr.contains("already placed"))
         #expect(await shop.run("orders status \(order.id) lost").outcome == .usageError)   // no such word: a usage error (issue 32)
         // The refusal comes from OrderStatus's declaration (ChoiceArgument): every status named.
-        #expect(shop.stderr.contains("The value 'lost' is invalid for '<status>'. Please provide one of 'placed', 'paid', 'shipped', 'delivered' or 'cancelled'."))
+        #expect(shop.stderr.contains("The value 'lost' is invalid for '<status>'. Please provide one of 'placed', 'paid', 'shipped', 'delivered', 'refunded' or 'cancelled'."))
 
         for next in ["paid", "shipped", "delivered"] {
             let (outcome, text) = await shop.run("orders status \(order.id) \(next) -o json")

@@ -16,6 +16,7 @@ import TestSupport
         var items = 0
         var gross = Decimal(0)
         var net = Decimal(0)
+        var refunds = Decimal(0)
     }
 
     /// An exported order and its lines.
@@ -28,6 +29,8 @@ import TestSupport
         var total: Decimal
         var net: Decimal
         var lines: [(productID: Int?, sku: String, quantity: Int, gross: Decimal, net: Decimal)]
+        /// Its refunds: the day each was made, the returned product (nil for goodwill), units, amount.
+        var refunds: [(day: String, productID: Int?, sku: String?, quantity: Int, amount: Decimal)] = []
     }
 
     static func decimal(_ value: Any?) -> Decimal? {
@@ -58,9 +61,14 @@ import TestSupport
                 (productID: line["product_id"] as? Int, sku: line["sku"] as? String ?? "", quantity: line["quantity"] as? Int ?? 0,
                  gross: decimal(line["total"]) ?? -1, net: decimal(line["discounted_total"]) ?? -1)
             }
+            let refunds = try #require(shown["refunds"] as? [[String: Any]]).map { refund in
+                (day: String((refund["created_at"] as? String ?? "").prefix(10)), productID: refund["product_id"] as? Int,
+                 sku: refund["sku"] as? String, quantity: refund["quantity"] as? Int ?? 0, amount: decimal(refund["amount"]) ?? -1)
+            }
             exported.append(Exported(id: id, userID: order["user_id"] as? Int, customer: order["customer"] as? String ?? "",
                                      status: order["status"] as? String ?? "", day: String((order["created_at"] as? String ?? "").prefix(10)),
-                                     total: decimal(order["total"]) ?? -1, net: decimal(order["discounted_total"]) ?? -1, lines: lines))
+                                     total: decimal(order["total"]) ?? -1, net: decimal(order["discounted_total"]) ?? -1, lines: lines,
+                                     refunds: refunds))
         }
         return exported
     }
@@ -94,7 +102,43 @@ import TestSupport
                 groups[key, default: Figures()].net += order.net
             }
         }
+        // Refunds on the day they were made, in the group of their order (or of the returned
+        // product: a goodwill refund belongs to no product or category).
+        for order in orders {
+            for refund in order.refunds {
+                let key: String
+                switch grouping {
+                case "day": key = refund.day
+                case "week": key = try monday(refund.day)
+                case "month": key = String(refund.day.prefix(7))
+                case "status": key = order.status
+                case "product", "category":
+                    guard refund.sku != nil else { continue }
+                    key = grouping == "product" ? (refund.productID.map(String.init) ?? refund.sku ?? "")
+                                                : (refund.productID.flatMap { categories[$0] } ?? "")
+                default: key = order.userID.map(String.init) ?? order.customer
+                }
+                groups[key, default: Figures()].items -= refund.quantity
+                groups[key, default: Figures()].net -= refund.amount
+                groups[key, default: Figures()].refunds += refund.amount
+            }
+        }
         return groups
+    }
+
+    /// Gives money back on some of the demo's orders placed from `since` on: a return of one unit
+    /// (restocked), a goodwill refund, and a whole order refunded (so every status is there).
+    static func refundSome(_ shop: ShellHarness, since: String) async throws {
+        let delivered = try #require(try await shop.json("orders list --status delivered --since \(since) --limit 3 -o json") as? [[String: Any]])
+        try #require(delivered.count == 3)
+        let ids = delivered.compactMap { $0["id"] as? Int }
+        let first = try #require(try await shop.json("orders show \(ids[0]) -o json") as? [String: Any])
+        let line = try #require((first["lines"] as? [[String: Any]])?.first)
+        let product = try #require(line["sku"] as? String)
+        _ = try await shop.json("orders return \(ids[0]) \(product) --qty 1 --restock --reason 'cracked' -o json")
+        _ = try await shop.json("orders refund \(ids[1]) --amount 1.00 --reason 'late' -o json")
+        let whole = try #require(decimal(delivered[2]["discounted_total"]))
+        _ = try await shop.json("orders refund \(ids[2]) --amount \(whole) --reason 'lost in the post' -o json")
     }
 
     /// Net over orders, rounded half up to the cent (amounts are positive).
@@ -109,6 +153,7 @@ import TestSupport
         let shop = try await ordersShell()
         _ = try await shop.placeOrder("emilys")   // today's order, inside the window too
         let since = "2026-01-01"
+        try await Self.refundSome(shop, since: since)
         let orders = try await Self.export(shop, since: since)
         #expect(orders.count > 300, "the demo's history from \(since): \(orders.count) orders")
         #expect(Set(orders.map(\.status)) == Set(OrderStatus.allCases.map(\.rawValue)))
@@ -130,7 +175,8 @@ import TestSupport
                 let count = try #require(row["orders"] as? Int)
                 let net = try #require(Self.decimal(row["net"]))
                 let gross = try #require(Self.decimal(row["gross"]))
-                #expect(Self.decimal(row["discounts"]) == gross - net, "\(grouping) \(key)")
+                let refunds = try #require(Self.decimal(row["refunds"]))
+                #expect(Self.decimal(row["discounts"]) == gross - net - refunds, "\(grouping) \(key)")
                 #expect(row["currency"] as? String == "USD")
                 if count == 0 {
                     // An empty period: shown, all zero, no average.
@@ -139,9 +185,11 @@ import TestSupport
                     continue
                 }
                 #expect(Self.decimal(row["average_order_value"]) == Self.average(net, count), "\(grouping) \(key)")
-                seen[key] = Figures(orders: Set(0..<count), items: row["items"] as? Int ?? -1, gross: gross, net: net)
+                seen[key] = Figures(orders: Set(0..<count), items: row["items"] as? Int ?? -1, gross: gross, net: net, refunds: refunds)
             }
-            let expectedCounts = expected.mapValues { Figures(orders: Set(0..<$0.orders.count), items: $0.items, gross: $0.gross, net: $0.net) }
+            let expectedCounts = expected.mapValues {
+                Figures(orders: Set(0..<$0.orders.count), items: $0.items, gross: $0.gross, net: $0.net, refunds: $0.refunds)
+            }
             #expect(seen == expectedCounts, "orders stats --by \(grouping)")
             // Periods in time order with none missing between the first and the last; others best first.
             if OrderStatsGrouping(rawValue: grouping)?.isTime == true {

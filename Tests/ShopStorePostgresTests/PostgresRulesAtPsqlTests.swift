@@ -97,6 +97,30 @@ struct PostgresRulesAtPsqlTests {
         }
     }
 
+    /// shopsh_return_units' share (RefundSQL) evaluated by the server equals RefundRules.unitsShare.
+    @Test func theServersReturnShareIsRefundRulesUnitsShare() async throws {
+        let shop = try await Shop.make()
+        defer { shop.store.close() }
+        var random = SystemRandomNumberGenerator()
+        let maxTotal = ProductLimits.maxPriceMinorUnits * Int64(BasketLimits.maxQuantity)
+        var samples: [(total: Int64, units: Int, returned: Int, count: Int)] = [(0, 1, 0, 1), (maxTotal, 7, 3, 4), (maxTotal - 1, 10_000, 0, 1)]
+        for _ in 0..<3_000 {
+            let units = Int.random(in: 1...BasketLimits.maxQuantity, using: &random)
+            let returned = Int.random(in: 0..<units, using: &random)
+            samples.append((Int64.random(in: 0...maxTotal, using: &random), units, returned, Int.random(in: 1...(units - returned), using: &random)))
+        }
+        let values = samples.enumerated().map { "(\($0.offset), \($0.element.total)::bigint, \($0.element.units), \($0.element.returned), \($0.element.count))" }
+        let answers = try shop.query("""
+            SELECT n, \(RefundSQL.unitsShare(total: "t", units: "u", returned: "r", count: "c")) FROM (VALUES \(values.joined(separator: ", "))) v(n, t, u, r, c) ORDER BY n
+            """).split(separator: "\n").map { $0.split(separator: "|").compactMap { Int64($0) } }
+        #expect(answers.count == samples.count)
+        for answer in answers where answer.count == 2 {
+            let sample = samples[Int(answer[0])]
+            #expect(answer[1] == RefundRules.unitsShare(lineTotal: sample.total, units: sample.units, alreadyReturned: sample.returned,
+                                                         returning: sample.count), "\(sample)")
+        }
+    }
+
     @Test func theServersStatusMovesAreOrderStatusAllowedNext() async throws {
         let shop = try await Shop.make()
         defer { shop.store.close() }
@@ -109,6 +133,7 @@ struct PostgresRulesAtPsqlTests {
             switch status {
             case .placed: return []
             case .cancelled: return [.cancelled]
+            case .refunded: return [.paid]   // then refunded whole, below: no move goes there
             default: return path(to: OrderStatus.allCases.first { $0.allowedNext.contains(status) && $0 != .cancelled } ?? .placed) + [status]
             }
         }
@@ -117,6 +142,10 @@ struct PostgresRulesAtPsqlTests {
                 _ = try await services.baskets.addToBasket("mover", product: "M-1", quantity: 1)
                 var order = try await services.baskets.checkout("mover")
                 for step in path(to: from) { order = try await services.orders.setOrderStatus(order.id, step) }
+                if from == .refunded {
+                    _ = try await services.orders.refund(order.id, amount: order.discountedTotal, reason: "all of it")
+                    order = try await services.orders.order(order.id)
+                }
                 #expect(order.status == from)
                 let refused = try shop.refuses("SELECT shopsh_set_order_status(\(order.id), '\(to.rawValue)')")
                 #expect(refused == !from.allowedNext.contains(to), "\(from) → \(to)")

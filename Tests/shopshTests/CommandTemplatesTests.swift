@@ -56,6 +56,8 @@ import Testing
         ("users delete 5 --yes", "users delete emilys --yes"),
         ("orders status 1 paid", "orders status 7 SHIPPED"),
         ("orders cancel 1 --yes", "orders cancel 9 --yes"),
+        ("orders return 1 MUG-1 --qty 2 --restock --reason 'arrived broken' --yes", "orders return 9 7 --qty 1 --restock --reason late --yes"),
+        ("orders refund 1 --amount 5.00 --reason shipping --dry-run", "orders refund 9 --amount '2.50 USD' --reason goodwill --dry-run"),
         ("orders stats --by month --status paid --top 3", "orders stats --by customer --status delivered --top 10"),
         ("currency codes -o json", "currency codes -o csv"),
         ("currency import a.xml", "currency import b.csv"),

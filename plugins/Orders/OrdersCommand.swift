@@ -141,8 +141,11 @@ extension OrdersCommand {
     struct Stats: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Sales per day, week, month, status, category, product or customer, with a chart.",
             discussion: """
-                Columns: orders, items (units), gross (before discounts), discounts, net (as paid), average order \
-                value (net over orders) and currency; products and categories count the orders holding their lines. \
+                Columns: orders, items (units, less the units returned), gross (before discounts), discounts, refunds, \
+                net (as paid, less refunds), average order value (net over orders) and currency; products and categories \
+                count the orders holding their lines. Refunds count on the day they were made (a day, week or month of \
+                the report counts the orders placed in it and the refunds given in it); products and categories count \
+                returns only, as a goodwill refund belongs to no line. \
                 Cancelled orders are no sales: they are left out unless --by status or --status asks for them. \
                 Days are UTC; weeks start on Monday and are named by it; months are YYYY-MM. Periods come in time \
                 order, the empty ones too; other groups best first by net sales. In a table a bar beside each row \

@@ -11,8 +11,9 @@ extension ProductsCommand {
     struct Top: ShellCommand {
         static let configuration = CommandConfiguration(abstract: "Best sellers by revenue or units, with a chart.",
             discussion: """
-                The products sold most over the days asked for (all of them by default): orders holding them, units, \
-                gross, discounts, net, average per order. Cancelled orders are no sales. The same figures as \
+                The products sold most over the days asked for (all of them by default): orders holding them, units \
+                (less the units returned in those days), gross, discounts, refunds (for returned units), net (paid less \
+                refunds), average per order. Cancelled orders are no sales. The same figures as \
                 `orders stats --by product --top N`.
                 """)
 

@@ -69,14 +69,17 @@ public struct OrderStatsRow: Hashable, Sendable {
     public var title: String?
     /// How many orders (for lines: how many orders hold such lines).
     public var orders: Int64
-    /// Units sold.
+    /// Units sold, less the units returned (on the day of their return).
     public var items: Int64
     /// Before discounts.
     public var gross: Money
-    /// After discounts, as the customers paid.
+    /// What the customers paid after discounts, less what went back to them (`refunds`).
     public var net: Money
+    /// Money given back (returns and goodwill), counted on the day it was given.
+    public var refunds: Money
 
-    public init(group: String?, id: Int64? = nil, title: String? = nil, orders: Int64, items: Int64, gross: Money, net: Money) {
+    public init(group: String?, id: Int64? = nil, title: String? = nil, orders: Int64, items: Int64, gross: Money, net: Money,
+                refunds: Money? = nil) {
         self.group = group
         self.id = id
         self.title = title
@@ -84,6 +87,14 @@ public struct OrderStatsRow: Hashable, Sendable {
         self.items = items
         self.gross = gross
         self.net = net
+        self.refunds = refunds ?? .zero(net.currency)
+    }
+
+    /// A store's row of refunds (`refundStats`): `amount` given back and `units` returned take
+    /// away from what the group's sales come to, so that adding it to the sales row gives the net.
+    public static func refunds(group: String?, id: Int64? = nil, title: String? = nil, amount: Money, units: Int64) -> OrderStatsRow {
+        OrderStatsRow(group: group, id: id, title: title, orders: 0, items: 0 &- units, gross: .zero(amount.currency),
+                      net: Money(minorUnits: 0 &- amount.minorUnits, currency: amount.currency), refunds: amount)
     }
 
     /// An empty period (a day without sales) in `currency`.
@@ -99,10 +110,11 @@ public struct OrderStatsRow: Hashable, Sendable {
         var id: Int64?
     }
 
-    /// The discounts given: gross minus net.
+    /// The discounts given: gross minus what was paid (net plus refunds).
     public func discounts() throws(ShopError) -> Money {
-        let (difference, overflow) = gross.minorUnits.subtractingReportingOverflow(net.minorUnits)
-        guard !overflow else { throw .invalidInput("the discounts of \(group ?? "a group") do not fit in a number") }
+        let (paid, paidOverflow) = net.minorUnits.addingReportingOverflow(refunds.minorUnits)
+        let (difference, overflow) = gross.minorUnits.subtractingReportingOverflow(paid)
+        guard !overflow, !paidOverflow else { throw .invalidInput("the discounts of \(group ?? "a group") do not fit in a number") }
         return Money(minorUnits: difference, currency: net.currency)
     }
 
@@ -121,6 +133,7 @@ public struct OrderStatsRow: Hashable, Sendable {
         sum.items = items
         sum.gross = try gross + other.gross
         sum.net = try net + other.net
+        sum.refunds = try refunds + other.refunds
         return sum
     }
 }

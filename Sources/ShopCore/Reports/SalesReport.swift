@@ -9,9 +9,11 @@ extension OrderService {
                             convert: ((Money) throws(ShopError) -> Money)? = nil) async throws -> [OrderStatsRow] {
         var stored = query
         stored.grouping = query.grouping.stored
-        // A top N across currencies needs their amounts converted first.
-        if convert != nil { stored.top = nil }
-        return try SalesReport.assemble(try await orderStats(stored), query: query, today: today, convert: convert)
+        let refunds = try await refundStats(stored)
+        // A top N across currencies needs their amounts converted first, and one net of refunds
+        // the refunds taken away first.
+        if convert != nil || !refunds.isEmpty { stored.top = nil }
+        return try SalesReport.assemble(try await orderStats(stored) + refunds, query: query, today: today, convert: convert)
     }
 }
 
@@ -44,6 +46,7 @@ public enum SalesReport {
                 var converted = row
                 converted.gross = try convert(row.gross)
                 converted.net = try convert(row.net)
+                converted.refunds = try convert(row.refunds)
                 return converted
             }
         }
