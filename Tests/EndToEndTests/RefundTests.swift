@@ -1,0 +1,156 @@
+// RefundTests: returns and refunds through the built binary (issue 34) — shells refunding the
+// last 10.00 of one order at once give it once; at a terminal the question names the amount and
+// "no" changes nothing; --dry-run shows the refund in every format and changes nothing; a refund
+// is never reverted; at psql a support login refunds only through the server's function, which
+// writes one audit row, and a viewer not at all. On SQLite, and on PostgreSQL in the second pass.
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct RefundTests {
+    /// A delivered order of the demo: its id, customer and what was paid (the decimal text).
+    static func deliveredOrder(_ sandbox: ShopshSandbox, skipping: Int = 0) throws -> (id: Int, customer: String, paid: Decimal) {
+        let orders = try #require(try sandbox.json("orders list --status delivered --limit \(skipping + 1) -o json") as? [[String: Any]])
+        let order = try #require(orders.last)
+        let paid = try #require((order["discounted_total"] as? NSNumber).flatMap { Decimal(string: $0.stringValue) })
+        return (try #require(order["id"] as? Int), try #require(order["customer"] as? String), paid)
+    }
+
+    static func shown(_ sandbox: ShopshSandbox, _ id: Int) throws -> [String: Any] {
+        try #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
+    }
+
+    static func decimal(_ value: Any?) -> Decimal? { (value as? NSNumber).flatMap { Decimal(string: $0.stringValue) } }
+
+    @Test func shellsRefundingTheLastTenAtOnceGiveItOnce() throws {
+        let sandbox = try ShopshSandbox()
+        var found = try Self.deliveredOrder(sandbox)
+        var skip = 0
+        while found.paid <= 10 { skip += 1; found = try Self.deliveredOrder(sandbox, skipping: skip) }
+        let order = found
+        _ = try sandbox.ok("orders refund \(order.id) --amount \(order.paid - 10) --reason 'most of it' --yes")
+        // Four shells, started together, each refunding the last 10.00.
+        let results = StatusList()
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            Thread {
+                let result = try? sandbox.run(["-c", "orders refund \(order.id) --amount 10.00 --reason 'the rest' --yes -o json"])
+                results.append("\(result?.status ?? -1)\t\(result?.stderr ?? "no result")")
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let outcomes = results.values.map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
+        #expect(outcomes.filter { $0.first == "0" }.count == 1, "\(outcomes)")
+        for failed in outcomes where failed.first != "0" {
+            let lines = (failed.last ?? "").split(separator: "\n")
+            #expect(failed.first == "1" && lines.count == 1 && lines[0].contains("order \(order.id)"), "\(failed)")
+        }
+        let after = try Self.shown(sandbox, order.id)
+        let refunds = try #require(after["refunds"] as? [[String: Any]])
+        #expect(refunds.count == 2 && refunds.compactMap { Self.decimal($0["amount"]) }.reduce(0, +) == order.paid)
+        #expect(after["status"] as? String == "refunded" && Self.decimal(after["refunded"]) == order.paid && Self.decimal(after["net"]) == 0)
+    }
+
+    @Test func aDryRunShowsTheRefundInEveryFormatAndChangesNothing() throws {
+        let sandbox = try ShopshSandbox()
+        let order = try Self.deliveredOrder(sandbox)
+        let before = try sandbox.ok("orders show \(order.id) -o json")
+        let planned = try #require(try sandbox.json("orders refund \(order.id) --amount 0.50 --reason late --dry-run -o json") as? [String: Any])
+        #expect(planned["id"] is NSNull && planned["kind"] as? String == "goodwill" && Self.decimal(planned["amount"]) == Decimal(string: "0.5")
+                && planned["currency"] as? String == "USD" && planned["reason"] as? String == "late")
+        let first = try #require(try sandbox.json("orders show \(order.id) -o json") as? [String: Any])
+        let lines = try #require(first["lines"] as? [[String: Any]])
+        let sku = try #require(lines.first?["sku"] as? String)
+        let csv = try sandbox.run(["-c", "orders return \(order.id) \(sku) --qty 1 --restock --reason 'a\u{1B}[31m' --dry-run -o csv"])
+        #expect(csv.status == 1 && csv.stderr.contains("control character") && !csv.stderr.contains("\u{1B}"), "\(csv.stderr)")
+        let tsv = try sandbox.run(["-c", "orders return \(order.id) \(sku) --qty 1 --restock --reason cracked --dry-run -o tsv"])
+        let rows = tsv.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(tsv.status == 0 && rows.count == 2 && rows[0].contains("amount") && rows[1].contains("true"), "\(tsv.stdout)")
+        #expect(tsv.stderr.contains("dry run") && tsv.stderr.contains("nothing was applied"), "\(tsv.stderr)")
+        #expect(try sandbox.ok("orders show \(order.id) -o json") == before)
+    }
+
+    @Test func aRefundIsNeverReverted() throws {
+        let sandbox = try ShopshSandbox()
+        let order = try Self.deliveredOrder(sandbox)
+        _ = try sandbox.ok("orders refund \(order.id) --amount 1.00 --reason goodwill --yes")
+        let rows = try #require(try sandbox.json("audit list --entity order --id \(order.id) -o json") as? [[String: Any]])
+        let refund = try #require(rows.first { $0["action"] as? String == "refund" })
+        let id = try #require(refund["id"] as? Int)
+        let reverted = try sandbox.run(["-c", "audit revert \(id) --yes"])
+        #expect(reverted.status == 1 && reverted.stderr.split(separator: "\n").count == 1
+                && reverted.stderr.contains("cannot be unsent"), "\(reverted.stderr)")
+        #expect(Self.decimal(try Self.shown(sandbox, order.id)["refunded"]) == 1)
+    }
+
+    @Test(.enabled(if: TerminalSession.available, "needs tmux"))
+    func atATerminalTheQuestionNamesTheAmountAndNoChangesNothing() throws {
+        let sandbox = try ShopshSandbox()
+        let order = try Self.deliveredOrder(sandbox)
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start(width: 80)
+        try terminal.send("orders refund \(order.id) --amount 2.50 --reason 'late delivery'", "Enter")
+        try terminal.waitFor { $0.contains("refund 2.50 USD to \(order.customer) on order \(order.id)? [y/N]") }
+        try terminal.send("n", "Enter")
+        try terminal.waitFor { $0.contains("nothing was applied") && terminal.promptIsBack($0) }
+        #expect(Self.decimal(try Self.shown(sandbox, order.id)["refunded"]) == 0)
+        // The whole order refunded, then shown: it fits 80 columns.
+        try terminal.send("orders refund \(order.id) --amount \(order.paid) --reason 'lost in the post' --yes", "Enter")
+        try terminal.waitFor { $0.contains("the order is now refunded") && terminal.promptIsBack($0) }
+        try terminal.send("orders show \(order.id)", "Enter")
+        let screen = try terminal.waitFor { $0.contains("refunds:") && $0.contains("lost in the post") && terminal.promptIsBack($0) }
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(screen)")
+        #expect(screen.contains("refunded"))
+    }
+}
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct RefundServerRulesTests {
+    @Test func atPsqlSupportRefundsOnlyThroughTheServersFunctionAndAViewerNotAtAll() throws {
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let (admin, support, asSupport) = (shop.admin, shop.support, shop.asSupport)
+        let viewer = try TeamRolesTests.login(admin, in: "shopsh_viewer")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(viewer)") }
+        let asViewer = try TeamRolesTests.url(admin, as: viewer)
+        let order = try ShopshSandbox.psql(admin, "SELECT min(id) FROM orders WHERE status = 'delivered'")
+        let paid = try ShopshSandbox.psql(admin, "SELECT discounted_total_minor FROM orders WHERE id = \(order)")
+        let logged = try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log")
+        for sql in ["INSERT INTO order_refunds (order_id, amount_minor, reason, operator) VALUES (\(order), 100, 'x', 'me')",
+                    "UPDATE orders SET refunded_minor = 100 WHERE id = \(order)",
+                    "UPDATE order_lines SET returned = 1 WHERE order_id = \(order)"] {
+            try TeamRolesTests.denied(asSupport, sql)
+        }
+        try TeamRolesTests.denied(asViewer, "SELECT shopsh_refund(\(order), 100, 'x')")
+        let tooMuch = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                     "SELECT shopsh_refund(\(order), \(paid) + 1, 'all and more')"])
+        #expect(tooMuch.status != 0 && tooMuch.errors.contains("at most what is left"), "\(tooMuch)")
+        let blank = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                   "SELECT shopsh_refund(\(order), 100, '   ')"])
+        #expect(blank.status != 0 && blank.errors.contains("reason"), "\(blank)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == logged)
+        #expect(try ShopshSandbox.psql(admin, "SELECT refunded_minor FROM orders WHERE id = \(order)") == "0")
+
+        _ = try ShopshSandbox.psql(asSupport, "SELECT shopsh_refund(\(order), 150, 'goodwill at psql')")
+        #expect(try ShopshSandbox.psql(admin, "SELECT refunded_minor FROM orders WHERE id = \(order)") == "150")
+        #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM audit_log") == String((Int(logged) ?? 0) + 1))
+        let row = try ShopshSandbox.psql(admin, """
+            SELECT operator || '|' || action || '|' || entity_id || '|' || (after ->> 'amount') FROM audit_log ORDER BY id DESC LIMIT 1
+            """)
+        #expect(row == "\(support)|refund|\(order)|1.50 USD", "\(row)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT operator FROM order_refunds WHERE order_id = \(order)") == support)
+        // A return at psql through its function, units checked under the order's lock.
+        let line = try ShopshSandbox.psql(admin, "SELECT line_number || ' ' || quantity FROM order_lines WHERE order_id = \(order) ORDER BY line_number LIMIT 1")
+        let parts = line.split(separator: " ")
+        try #require(parts.count == 2)
+        let tooMany = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                     "SELECT shopsh_return_units(\(order), \(parts[0]), \(parts[1]) + 1, true, 'x')"])
+        #expect(tooMany.status != 0 && tooMany.errors.contains("fewer units left"), "\(tooMany)")
+        _ = try ShopshSandbox.psql(asSupport, "SELECT shopsh_return_units(\(order), \(parts[0]), 1, true, 'cracked')")
+        #expect(try ShopshSandbox.psql(admin, "SELECT returned FROM order_lines WHERE order_id = \(order) AND line_number = \(parts[0])") == "1")
+    }
+}
