@@ -60,12 +60,37 @@ package enum PostgresRefundSchema {
         """,
         "CREATE INDEX order_refunds_by_order ON order_refunds (order_id, id)",
         "CREATE INDEX order_refunds_by_created ON order_refunds (created_at)",
+        PostgresServerRules.inThisSchema(lockRefundable),
         PostgresServerRules.inThisSchema(record),
-        "REVOKE EXECUTE ON FUNCTION shopsh_record_refund(BIGINT, INTEGER, INTEGER, BOOLEAN, BIGINT, TEXT) FROM PUBLIC",
+        """
+        REVOKE EXECUTE ON FUNCTION shopsh_lock_refundable(BIGINT, TEXT),
+                                   shopsh_record_refund(BIGINT, INTEGER, INTEGER, BOOLEAN, BIGINT, TEXT) FROM PUBLIC
+        """,
         PostgresServerRules.inThisSchema(returnUnits),
         PostgresServerRules.inThisSchema(refund),
         "REVOKE EXECUTE ON FUNCTION \(returnUnitsSignature), \(refundSignature) FROM PUBLIC",
     ]
+
+    /// Locks an order that is to give money back and checks it takes refunds (its status) and
+    /// that `why` is a reason RefundRules.checkReason keeps (already trimmed). Returns the order.
+    static let lockRefundable = """
+        CREATE FUNCTION shopsh_lock_refundable(target_order BIGINT, why TEXT) RETURNS orders
+        LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+        DECLARE
+            o orders;
+        BEGIN
+            SELECT * INTO o FROM orders WHERE id = target_order FOR UPDATE;
+            IF NOT FOUND THEN RAISE EXCEPTION 'no such order' USING ERRCODE = '\(PostgresRefusal.noSuchOrder.rawValue)'; END IF;
+            IF o.status NOT IN (\(RefundSQL.refundableStatuses)) THEN
+                RAISE EXCEPTION 'only paid, shipped or delivered orders take returns and refunds' USING ERRCODE = '\(notRefundable)';
+            END IF;
+            IF \(reasonIsBad) THEN
+                RAISE EXCEPTION 'a refund needs a reason of 1 to \(RefundRules.maxReasonLength) characters' USING ERRCODE = '\(badReason)';
+            END IF;
+            RETURN o;
+        END
+        $body$
+        """
 
     /// Writes one refund of an order locked by the caller (an operation in progress): the refund
     /// row, the order's new sum and status, and the audit row (AuditChange.refund's fields).
@@ -113,21 +138,14 @@ package enum PostgresRefundSchema {
         RETURNS BIGINT
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE
-            o RECORD;
+            o orders;
             l RECORD;
             line_total BIGINT;
             amount BIGINT;
             new_refund BIGINT;
         BEGIN
             why := btrim(why, E' \\t');
-            SELECT * INTO o FROM orders WHERE id = target_order FOR UPDATE;
-            IF NOT FOUND THEN RAISE EXCEPTION 'no such order' USING ERRCODE = '\(PostgresRefusal.noSuchOrder.rawValue)'; END IF;
-            IF o.status NOT IN (\(RefundSQL.refundableStatuses)) THEN
-                RAISE EXCEPTION 'only paid, shipped or delivered orders take returns' USING ERRCODE = '\(notRefundable)';
-            END IF;
-            IF \(reasonIsBad) THEN
-                RAISE EXCEPTION 'a return needs a reason of 1 to \(RefundRules.maxReasonLength) characters' USING ERRCODE = '\(badReason)';
-            END IF;
+            o := shopsh_lock_refundable(target_order, why);
             SELECT * INTO l FROM order_lines WHERE order_id = target_order AND line_number = target_line;
             IF NOT FOUND THEN RAISE EXCEPTION 'the order has no such line' USING ERRCODE = '\(noSuchLine)'; END IF;
             IF units IS NULL OR units < 1 OR units > l.quantity - l.returned THEN
@@ -162,18 +180,11 @@ package enum PostgresRefundSchema {
         CREATE FUNCTION shopsh_refund(target_order BIGINT, amount BIGINT, why TEXT) RETURNS BIGINT
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
         DECLARE
-            o RECORD;
+            o orders;
             new_refund BIGINT;
         BEGIN
             why := btrim(why, E' \\t');
-            SELECT * INTO o FROM orders WHERE id = target_order FOR UPDATE;
-            IF NOT FOUND THEN RAISE EXCEPTION 'no such order' USING ERRCODE = '\(PostgresRefusal.noSuchOrder.rawValue)'; END IF;
-            IF o.status NOT IN (\(RefundSQL.refundableStatuses)) THEN
-                RAISE EXCEPTION 'only paid, shipped or delivered orders take refunds' USING ERRCODE = '\(notRefundable)';
-            END IF;
-            IF \(reasonIsBad) THEN
-                RAISE EXCEPTION 'a refund needs a reason of 1 to \(RefundRules.maxReasonLength) characters' USING ERRCODE = '\(badReason)';
-            END IF;
+            o := shopsh_lock_refundable(target_order, why);
             IF amount IS NULL OR amount <= 0 OR amount > o.discounted_total_minor - o.refunded_minor THEN
                 RAISE EXCEPTION 'a refund is more than 0 and at most what is left to refund' USING ERRCODE = '\(amountLeft)';
             END IF;

@@ -1,6 +1,8 @@
 // OrderStatsShape: what a store's sales-report query selects, from where and grouped by what —
 // the one shape both SQL stores fill in with their own (constant) SQL.
 
+import ShopCore
+
 /// A report query's parts: `SELECT labels, sums FROM from … GROUP BY group`.
 public struct OrderStatsShape: Sendable {
     /// The group's label, its id, its title and the currency (four columns).
@@ -16,4 +18,40 @@ public struct OrderStatsShape: Sendable {
         self.from = from
         self.group = group
     }
+}
+
+/// What a store's refunds query (`refundStats`) selects and groups by, over `order_refunds r`
+/// joined to its order `o`, the order line `l` and the product `p` — one shape for both stores.
+public struct RefundStatsShape: Sendable {
+    /// The group's label, its id and its title (three columns).
+    public let labels: String
+    public let group: String
+    /// Whether only returns count (products and categories: a goodwill refund has no line).
+    public let returnsOnly: Bool
+
+    /// The shape of `grouping` (a stored one: days for every period). `day` is the dialect's
+    /// `YYYY-MM-DD` of `r.created_at`; `noID` and `noTitle` its typed NULLs.
+    public static func of(_ grouping: OrderStatsGrouping, day: String, noID: String = "NULL", noTitle: String = "NULL") -> RefundStatsShape {
+        switch grouping {
+        case .customer:
+            return RefundStatsShape(labels: "max(o.customer), o.user_id, \(noTitle)",
+                                    group: "o.user_id, CASE WHEN o.user_id IS NULL THEN lower(o.customer) END", returnsOnly: false)
+        case .category:
+            return RefundStatsShape(labels: "p.category, \(noID), \(noTitle)", group: "p.category", returnsOnly: true)
+        case .product:
+            return RefundStatsShape(labels: "coalesce(max(p.sku), max(r.sku)), r.product_id, coalesce(max(p.title), max(l.title))",
+                                    group: "r.product_id, CASE WHEN r.product_id IS NULL THEN r.sku END", returnsOnly: true)
+        case .status:
+            return RefundStatsShape(labels: "o.status, \(noID), \(noTitle)", group: "o.status", returnsOnly: false)
+        case .day, .week, .month:
+            return RefundStatsShape(labels: "\(day), \(noID), \(noTitle)", group: day, returnsOnly: false)
+        }
+    }
+
+    /// `FROM …`: the refunds with their orders, lines, products and currencies.
+    public static let from = """
+        FROM order_refunds r JOIN orders o ON o.id = r.order_id
+        LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number
+        LEFT JOIN products p ON p.id = r.product_id LEFT JOIN currencies c ON c.code = o.currency
+        """
 }

@@ -10,8 +10,10 @@ public enum OrderStatusSQL {
     /// `'placed', 'paid', …`: every status, in the order of an order's life (for `IN (…)`).
     public static var list: String { literals(OrderStatus.allCases) }
 
-    /// `status IN (…)` over every status: a schema's CHECK on `column`.
-    public static func check(_ column: String = "status") -> String { "\(column) IN (\(list))" }
+    /// `status IN (…)` over every status (or `statuses`): a schema's CHECK on `column`.
+    public static func check(_ column: String = "status", statuses: [OrderStatus] = OrderStatus.allCases) -> String {
+        "\(column) IN (\(literals(statuses)))"
+    }
 
     /// `CASE column WHEN 'placed' THEN 1 … ELSE n END`: a status's place in an order's life.
     public static func rank(_ column: String) -> String {

@@ -149,37 +149,21 @@ struct PostgresOrderService: OrderService {
 
     func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
-        let labels: String, group: String
-        var lineOnly = false
-        switch query.grouping.stored {
-        case .customer:
-            (labels, group) = ("max(o.customer), o.user_id, NULL::text", "o.user_id, CASE WHEN o.user_id IS NULL THEN lower(o.customer) END")
-        case .category:
-            (labels, group, lineOnly) = ("p.category, NULL::bigint, NULL::text", "p.category", true)
-        case .product:
-            (labels, group, lineOnly) = ("COALESCE(max(p.sku), max(r.sku)), r.product_id, COALESCE(max(p.title), max(l.title))",
-                                         "r.product_id, CASE WHEN r.product_id IS NULL THEN r.sku END", true)
-        case .status:
-            (labels, group) = ("o.status, NULL::bigint, NULL::text", "o.status")
-        case .day, .week, .month:
-            let day = "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-            (labels, group) = ("\(day), NULL::bigint, NULL::text", day)
-        }
+        let shape = RefundStatsShape.of(query.grouping.stored, day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+                                        noID: "NULL::bigint", noTitle: "NULL::text")
         return try await database.read("counting refunds") { connection in
             let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
             let statement: PostgresQuery = """
-                SELECT \(unescaped: labels), o.currency, COALESCE(max(c.minor_units), 2)::integer,
+                SELECT \(unescaped: shape.labels), o.currency, COALESCE(max(c.minor_units), 2)::integer,
                        sum(r.amount_minor)::bigint, sum(r.quantity)::bigint
-                FROM order_refunds r JOIN orders o ON o.id = r.order_id
-                LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number
-                LEFT JOIN products p ON p.id = r.product_id LEFT JOIN currencies c ON c.code = o.currency
+                \(unescaped: RefundStatsShape.from)
                 WHERE (\(parts.userID)::bigint IS NULL OR o.user_id = \(parts.userID))
                   AND (\(parts.customer)::text IS NULL OR lower(o.customer) = lower(\(parts.customer)))
                   AND (\(parts.status)::text IS NULL OR o.status = \(parts.status))
                   AND (\(parts.since)::timestamptz IS NULL OR r.created_at >= \(parts.since)::timestamptz)
                   AND (\(parts.before)::timestamptz IS NULL OR r.created_at < \(parts.before)::timestamptz)
-                  AND (NOT \(lineOnly) OR r.line_number IS NOT NULL)
-                GROUP BY \(unescaped: group), o.currency
+                  AND (NOT \(shape.returnsOnly) OR r.line_number IS NOT NULL)
+                GROUP BY \(unescaped: shape.group), o.currency
                 """
             var rows: [OrderStatsRow] = []
             for try await row in try await connection.query(statement, logger: database.logger)

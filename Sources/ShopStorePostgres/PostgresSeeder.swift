@@ -38,6 +38,7 @@ final class PostgresSeeder: ShopSeeder {
     private var rateOrder: [RateKey] = []
     private var rates: [RateKey: String] = [:]
     private var notes: [(key: String, value: String)] = []
+    private var refunds: [SeedRefund] = []
 
     private struct BasketKey: Hashable { var user, product: Int64 }
     private struct RateKey: Hashable { var date, code: String }
@@ -83,6 +84,10 @@ final class PostgresSeeder: ShopSeeder {
         for (index, line) in order.lines.enumerated() {
             orderLines.row([String(order.id), String(index + 1), String(line.productID), "", "", "-1", "0", String(line.quantity)])
         }
+    }
+
+    func addRefund(_ refund: SeedRefund) throws {
+        refunds.append(refund)
     }
 
     func addCurrency(_ currency: CurrencyInfo) throws {
@@ -160,6 +165,19 @@ final class PostgresSeeder: ShopSeeder {
                 """, logger: logger)
             // Seeded orders have taken their stock (what cancelling them gives back).
             try await connection.query(PostgresQuery(unsafeSQL: PostgresAuditSchema.takenByOrders), logger: logger)
+        }
+        let values = SeedRefundSQL.Values(order: "$1::bigint", line: "$2::integer", quantity: "$3::integer", restock: "$4::boolean",
+                                          goodwill: "$5::bigint", reason: "$6::text", at: "$7::timestamptz")
+        for refund in refunds {
+            for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
+                var bindings = PostgresBindings()
+                // Each statement binds what it names: $1 … $n in order, the ones it uses.
+                let all: [any PostgresEncodable & Sendable] = [refund.orderID, Int32(refund.lineNumber ?? 0), Int32(refund.quantity),
+                                                               refund.restock, refund.goodwill, refund.reason, refund.at]
+                let used = (1...7).last { sql.contains("$\($0)::") } ?? 0
+                for value in all.prefix(used) { try bindings.append(value) }
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            }
         }
         for statement in PostgresSearchSchema.afterSeed + PostgresSalesSchema.afterSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -163,23 +163,9 @@ struct SQLiteOrderService: OrderService {
 
     func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
-        let labels: String, group: String
-        var lineOnly = false
-        switch query.grouping.stored {
-        case .customer:
-            (labels, group) = ("max(o.customer), o.user_id, NULL", "o.user_id, CASE WHEN o.user_id IS NULL THEN o.customer END")
-        case .category:
-            (labels, group, lineOnly) = ("p.category, NULL, NULL", "p.category", true)
-        case .product:
-            (labels, group, lineOnly) = ("coalesce(p.sku, max(r.sku)), r.product_id, coalesce(p.title, max(l.title))",
-                                         "r.product_id, CASE WHEN r.product_id IS NULL THEN r.sku END", true)
-        case .status:
-            (labels, group) = ("o.status, NULL, NULL", "o.status")
-        case .day, .week, .month:
-            (labels, group) = ("substr(r.created_at, 1, 10), NULL, NULL", "substr(r.created_at, 1, 10)")
-        }
+        let shape = RefundStatsShape.of(query.grouping.stored, day: "substr(r.created_at, 1, 10)")
         return try database.shopRead { db in
-            var conditions: [String] = lineOnly ? ["r.line_number IS NOT NULL"] : []
+            var conditions: [String] = shape.returnsOnly ? ["r.line_number IS NOT NULL"] : []
             var arguments: [any DatabaseValueConvertible] = []
             var userArguments = StatementArguments()
             if let reference = query.filter.user {
@@ -191,12 +177,10 @@ struct SQLiteOrderService: OrderService {
             SQLConditions.add("r.created_at >= ?", query.filter.since, to: &conditions, &arguments)
             SQLConditions.add("r.created_at < date(?, '+1 day')", query.filter.until, to: &conditions, &arguments)
             let sql = """
-                SELECT \(labels), o.currency, coalesce(max(c.minor_units), 2), sum(r.amount_minor), sum(r.quantity)
-                FROM order_refunds r JOIN orders o ON o.id = r.order_id
-                LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number
-                LEFT JOIN products p ON p.id = r.product_id LEFT JOIN currencies c ON c.code = o.currency
+                SELECT \(shape.labels), o.currency, coalesce(max(c.minor_units), 2), sum(r.amount_minor), sum(r.quantity)
+                \(RefundStatsShape.from)
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                GROUP BY \(group), o.currency
+                GROUP BY \(shape.group), o.currency
                 """
             return try Row.fetchAll(db, sql: sql, arguments: userArguments + StatementArguments(arguments)).map { row in
                 let currency = Currency(code: row[3], minorUnitDigits: row[4])

@@ -67,6 +67,21 @@ struct SQLiteSeeder: ShopSeeder {
             """).execute(arguments: [order.id])
     }
 
+    func addRefund(_ refund: SeedRefund) throws {
+        let values = SeedRefundSQL.Values(order: ":order", line: ":line", quantity: ":quantity", restock: ":restock",
+                                          goodwill: ":goodwill", reason: ":reason", at: ":at")
+        let arguments: [String: (any DatabaseValueConvertible)?] = [
+            "order": refund.orderID, "line": refund.lineNumber, "quantity": refund.quantity, "restock": refund.restock,
+            "goodwill": refund.goodwill, "reason": refund.reason, "at": refund.at,
+        ]
+        for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
+            let statement = try db.cachedStatement(sql: sql)
+            // Each statement takes the values it names.
+            let named = arguments.filter { key, _ in sql.contains(":" + key) }
+            try statement.execute(arguments: StatementArguments(named))
+        }
+    }
+
     func addCurrency(_ currency: CurrencyInfo) throws {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO currencies (code, name, minor_units) VALUES (?, ?, ?)")
             .execute(arguments: [currency.code, currency.name, currency.minorUnits])

@@ -78,7 +78,7 @@ enum Schema {
                     user_id                INTEGER REFERENCES users(id) ON DELETE SET NULL,
                     customer               TEXT NOT NULL,
                     status                 TEXT NOT NULL DEFAULT 'placed'
-                                           CHECK (\(OrderStatusSQL.check())),
+                                           CHECK (\(OrderStatusSQL.check(statuses: firstStatuses))),
                     currency               TEXT NOT NULL,
                     total_minor            INTEGER NOT NULL,
                     discounted_total_minor INTEGER NOT NULL,
@@ -222,10 +222,13 @@ enum Schema {
         return migrator
     }
 
-    /// v8: the orders table with `refunded` in its status CHECK. A store made by this binary has it
-    /// from v1 (which takes the list from OrderStatusSQL); an older one is rebuilt as v4 rebuilt
-    /// products: the table's own SQL with the new CHECK, every row copied, and the indexes and
-    /// triggers on it, or naming it, made again as they were.
+    /// The statuses of v1's CHECK, as released (v8 adds `refunded`; a released migration does
+    /// not change).
+    static let firstStatuses: [OrderStatus] = [.placed, .paid, .shipped, .delivered, .cancelled]
+
+    /// v8: the orders table with every status of OrderStatusSQL in its CHECK (v1's lacks
+    /// `refunded`), rebuilt as v4 rebuilt products: the table's own SQL with the new CHECK, every
+    /// row copied, and the indexes and triggers on it, or naming it, made again as they were.
     static func rebuildOrdersWithEveryStatus(_ db: Database) throws {
         guard let create = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'orders'"),
               !create.contains("'refunded'") else { return }

@@ -167,7 +167,7 @@ enum ManualText {
             Every session of a viewer is read\-only.
             .TP
             .B support
-            A viewer who may also change baskets and favourites, check out, and set or cancel orders.
+            A viewer who may also change baskets and favourites, check out, set or cancel orders, and return and refund.
             .TP
             .B admin
             Everything: products, users, passwords, currency imports.

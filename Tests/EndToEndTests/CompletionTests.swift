@@ -88,7 +88,7 @@ struct CompletionTests {
         try terminal.send("orders list --status ", "Tab", "Tab")
         try Self.waitForListing(terminal, typed: "orders list --status")
         try terminal.waitFor { screen in
-            ["placed", "paid", "shipped", "delivered", "cancelled"].allSatisfy { screen.contains($0) }
+            ["placed", "paid", "shipped", "delivered", "refunded", "cancelled"].allSatisfy { screen.contains($0) }
         }
         try terminal.send("C-c")
         try Self.waitForFreshPrompt(terminal)
@@ -111,7 +111,7 @@ struct CompletionTests {
         #expect(try sandbox.run(["__complete", "basket", "show", "emi"]).stdout
                 == "emily.brown@x.dummyjson.com\nemily.johnson@x.dummyjson.com\n")
         #expect(try sandbox.run(["__complete", "orders", "list", "--status", ""]).stdout
-                == "placed\npaid\nshipped\ndelivered\ncancelled\n")
+                == "placed\npaid\nshipped\ndelivered\nrefunded\ncancelled\n")
         #expect(try sandbox.run(["__complete", "products", "list", "--category", "mens-"]).stdout
                 == "mens-shirts\nmens-shoes\nmens-watches\n")
         #expect(try sandbox.run(["__complete", "basket", "add", "emilys", "16"]).stdout.split(separator: "\n").count == 11)

@@ -43,6 +43,8 @@ import TestSupport
         ("orders stats", "orders stats"),
         ("orders status", "orders status LAST_ORDER paid"),   // the checkout above (the demo's history comes first)
         ("orders cancel", "orders cancel LAST_ORDER"),
+        ("orders return", "orders return DELIVERED_ORDER DELIVERED_PRODUCT --qty 1 --restock --reason broken"),
+        ("orders refund", "orders refund DELIVERED_ORDER --amount 0.01 --reason goodwill"),
         ("users list", "users list --limit 2"),
         ("users show", "users show emilys"),
         ("users top", "users top --since 30d"),
@@ -87,7 +89,9 @@ import TestSupport
             try await shop.services.audit.listAudit(AuditFilter(), page: Page(limit: 1)) { newest = String($0.id) }
             var newestOrder = ""
             try await shop.services.orders.listOrders(OrderFilter(), page: Page(limit: 1)) { newestOrder = String($0.id) }
+            let delivered = try await Self.deliveredOrder(shop.services)
             let line = sample.line.replacingOccurrences(of: "PASSWORD_FILE", with: password)
+                .replacingOccurrences(of: "DELIVERED_ORDER", with: delivered.id).replacingOccurrences(of: "DELIVERED_PRODUCT", with: delivered.sku)
                 .replacingOccurrences(of: "PRODUCTS_FILE", with: products).replacingOccurrences(of: "RATES_FILE", with: rates)
                 .replacingOccurrences(of: "LAST_AUDIT_ROW", with: newest).replacingOccurrences(of: "LAST_ORDER", with: newestOrder)
             let before = try await Self.auditRows(shop.services)
@@ -111,12 +115,22 @@ import TestSupport
                 guard let operation = (types[sample.command] as? any ShellCommand.Type)?.operation,
                       role < operation.leastRole else { continue }
                 let before = try await Self.auditRows(shop.services)
-                let (outcome, _) = await shop.run(sample.line.replacingOccurrences(of: "LAST_AUDIT_ROW", with: "1"))
+                let delivered = try await Self.deliveredOrder(shop.services)
+                let (outcome, _) = await shop.run(sample.line.replacingOccurrences(of: "LAST_AUDIT_ROW", with: "1")
+                    .replacingOccurrences(of: "DELIVERED_ORDER", with: delivered.id).replacingOccurrences(of: "DELIVERED_PRODUCT", with: delivered.sku))
                 #expect(outcome == .failure, "\(sample.line) as \(role)")
                 #expect(shop.stderr.contains("\(sample.command) needs the \(operation.leastRole.rawValue) role"), "\(sample.line) as \(role)")
                 #expect(try await Self.auditRows(shop.services) == before)
             }
         }
+    }
+
+    /// The newest delivered order of the demo and its first line's SKU (returns and refunds take them).
+    private static func deliveredOrder(_ services: ShopServices) async throws -> (id: String, sku: String) {
+        var id: Int64 = 0
+        try await services.orders.listOrders(OrderFilter(status: .delivered), page: Page(limit: 1)) { id = $0.id }
+        let order = try await services.orders.order(id)
+        return (String(id), order.lines.first?.sku ?? "")
     }
 
     private static func auditRows(_ services: ShopServices) async throws -> Int {

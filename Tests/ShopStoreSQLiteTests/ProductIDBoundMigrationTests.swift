@@ -56,7 +56,7 @@ import Testing
     static func contents(_ db: Database) throws -> (counts: [String: Int], products: [Row], dependents: [String]) {
         var counts: [String: Int] = [:]
         // The tables v3 had (later migrations add their own, such as sales_days).
-        for table in Schema.tableNames where try db.tableExists(table) && table != "sales_days" {
+        for table in Schema.tableNames where try db.tableExists(table) && !["sales_days", "order_refunds"].contains(table) {
             counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)")
         }
         let products = try Row.fetchAll(db, sql: "SELECT * FROM products ORDER BY id")

@@ -198,17 +198,12 @@ extension OrdersCommand {
         @Flag(help: "Put the units back into stock.")
         var restock = false
 
-        @Option(help: ArgumentHelp("Why (kept with the refund and in the audit log).", valueName: "text"))
-        var reason: String
-
-        @OptionGroup var preview: ChangePreviewOptions
-        @OptionGroup var currencyOption: CurrencyOption
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var refund: RefundOptions
 
         func run(in context: CommandContext) async throws {
             let orderID = try parseOrderID(id)
             let request = ReturnRequest(orderID: orderID, product: product, quantity: quantity, restock: restock,
-                                        reason: try RefundRules.checkReason(reason))
+                                        reason: try RefundRules.checkReason(refund.reason))
             let order = try await context.services.orders.order(orderID)
             let (lineNumber, amount) = try RefundRules.plan(request, order: order)
             let line = order.lines[lineNumber - 1]
@@ -217,8 +212,7 @@ extension OrdersCommand {
                                       reason: request.reason, operatorName: "", createdAt: "")
             let summary = "refund \(amount) to \(order.customer) for \(quantity) × \(line.sku) returned from order \(orderID)"
                 + (planned.restocked ? " (back into stock)" : "")
-            try await giveBack(planned, summary: summary, order: order, context: context, currencyOption: currencyOption,
-                               output: output, preview: preview) {
+            try await refund.giveBack(planned, summary: summary, order: order, context: context) {
                 try await context.services.orders.returnUnits(request)
             }
         }
@@ -241,23 +235,18 @@ extension OrdersCommand {
         @Option(help: ArgumentHelp("How much, in the order's currency.", valueName: "amount"))
         var amount: String
 
-        @Option(help: ArgumentHelp("Why (kept with the refund and in the audit log).", valueName: "text"))
-        var reason: String
-
-        @OptionGroup var preview: ChangePreviewOptions
-        @OptionGroup var currencyOption: CurrencyOption
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var refund: RefundOptions
 
         func run(in context: CommandContext) async throws {
             let orderID = try parseOrderID(id)
-            let reasonText = try RefundRules.checkReason(reason)
+            let reasonText = try RefundRules.checkReason(refund.reason)
             let order = try await context.services.orders.order(orderID)
             let money = try Self.parseAmount(amount, currency: order.total.currency)
             try RefundRules.checkAmount(money, order: order)
             let planned = OrderRefund(id: 0, orderID: orderID, lineNumber: nil, productID: nil, sku: nil, quantity: 0,
                                       restocked: false, amount: money, reason: reasonText, operatorName: "", createdAt: "")
-            try await giveBack(planned, summary: "refund \(money) to \(order.customer) on order \(orderID)", order: order,
-                               context: context, currencyOption: currencyOption, output: output, preview: preview) {
+            try await refund.giveBack(planned, summary: "refund \(money) to \(order.customer) on order \(orderID)", order: order,
+                                      context: context) {
                 try await context.services.orders.refund(orderID, amount: money, reason: reasonText)
             }
         }
@@ -278,25 +267,34 @@ extension OrdersCommand {
 
 // MARK: - Shared
 
-/// Shows a planned refund and asks (`preview`), then makes it (`give`), prints it and says where
-/// the order stands.
-private func giveBack(_ planned: OrderRefund, summary: String, order: Order, context: CommandContext,
-                      currencyOption: CurrencyOption, output: OutputOptions, preview: ChangePreviewOptions,
-                      give: () async throws -> OrderRefund) async throws {
-    let display = try await context.moneyDisplay(currencyOption)
-    let columns = OrderRows.refundColumns(display)
-    let (apply, _) = try await context.proceed(with: summary, affecting: 1, things: "refunds", preview) {
-        var cells = try OrderRows.refundCells(planned, display)
-        cells[0] = .null
-        try context.record(columns: columns, row: cells, options: output)
+/// `--reason`, `--yes`, `--dry-run`, `--currency` and the output options of `orders return` and `orders refund`.
+struct RefundOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Why (kept with the refund and in the audit log).", valueName: "text"))
+    var reason: String
+
+    @OptionGroup var preview: ChangePreviewOptions
+    @OptionGroup var currencyOption: CurrencyOption
+    @OptionGroup var output: OutputOptions
+
+    /// Shows a planned refund and asks (`preview`), then makes it (`give`), prints it and says
+    /// where the order stands.
+    func giveBack(_ planned: OrderRefund, summary: String, order: Order, context: CommandContext,
+                  give: () async throws -> OrderRefund) async throws {
+        let display = try await context.moneyDisplay(currencyOption)
+        let columns = OrderRows.refundColumns(display)
+        let (apply, _) = try await context.proceed(with: summary, affecting: 1, things: "refunds", preview) {
+            var cells = try OrderRows.refundCells(planned, display)
+            cells[0] = .null
+            try context.record(columns: columns, row: cells, options: output)
+        }
+        guard apply else { return }
+        let refund = try await give()
+        try context.record(columns: columns, row: OrderRows.refundCells(refund, display), options: output)
+        let after = try await context.services.orders.order(order.id)
+        let what = refund.lineNumber == nil ? "" : " for \(refund.quantity) × \(refund.sku ?? "?")\(refund.restocked ? " (back in stock)" : "")"
+        context.note("order \(order.id): refunded \(refund.amount)\(what); "
+                     + (after.status == .refunded ? "the order is now refunded" : "\(after.leftToRefund) left to refund"))
     }
-    guard apply else { return }
-    let refund = try await give()
-    try context.record(columns: columns, row: OrderRows.refundCells(refund, display), options: output)
-    let after = try await context.services.orders.order(order.id)
-    let what = refund.lineNumber == nil ? "" : " for \(refund.quantity) × \(refund.sku ?? "?")\(refund.restocked ? " (back in stock)" : "")"
-    context.note("order \(order.id): refunded \(refund.amount)\(what); "
-                 + (after.status == .refunded ? "the order is now refunded" : "\(after.leftToRefund) left to refund"))
 }
 
 /// Moves an order and shows it, with a note of what changed.

@@ -40,6 +40,8 @@ public struct OrderHistory {
         let days = firstDay(before: today).days(until: today)
         guard !customers.isEmpty, !productIDs.isEmpty, ordersPerDay > 0, days > 0 else { return 0 }
         var random = SplitMix64(seed: seed)
+        // Refunds draw from a stream of their own, so that the orders stay what they were.
+        var refunds = SplitMix64(seed: seed ^ 0x5EED_0F_4EF0_4D5)
         let customerOrder = Scramble(count: customers.count, random: &random)
         var orderID = firstID
         for age in stride(from: days, through: 1, by: -1) {
@@ -52,9 +54,14 @@ public struct OrderHistory {
                     if !chosen.contains(product) { chosen.append(product) }
                 }
                 let lines = chosen.map { (productID: $0, quantity: Self.quantity(random: &random)) }
+                let status = Self.status(age: age, random: &random)
                 try seeder.addOrder(SeedOrder(id: orderID, userID: customer.id, customer: customer.username,
-                                              status: Self.status(age: age, random: &random),
-                                              placedAt: Self.time(on: day, random: &random), lines: lines))
+                                              status: status, placedAt: Self.time(on: day, random: &random), lines: lines))
+                if status == .delivered, age > 10 {
+                    for refund in Self.refunds(of: orderID, lines: lines, placed: day, random: &refunds) {
+                        try seeder.addRefund(refund)
+                    }
+                }
                 orderID += 1
             }
         }
@@ -102,6 +109,31 @@ public struct OrderHistory {
         case 2...3: return random.below(3) == 0 ? .paid : .shipped
         case 4...7: return random.below(3) == 0 ? .shipped : .delivered
         default: return .delivered
+        }
+    }
+
+    /// What a delivered order gave back, a week or so after it was placed: one in forty returned
+    /// a unit of its first line (half of them back into stock), one in a hundred got 5.00 for a
+    /// late delivery, one in 250 was sent back whole (every unit, into stock: it is refunded).
+    static func refunds(of order: Int64, lines: [(productID: Int64, quantity: Int)], placed day: CalendarDay,
+                        random: inout SplitMix64) -> [SeedRefund] {
+        let roll = random.below(1_000)
+        let later = CalendarDay(dayNumber: day.dayNumber + 3 + random.below(5)) ?? day
+        let at = "\(later)T\(["10", "11", "14", "16"][random.below(4)]):\(["05", "21", "37", "52"][random.below(4)]):00Z"
+        switch roll {
+        case 0..<25:
+            let reasons = ["arrived broken", "wrong size", "not as described", "changed their mind"]
+            return [SeedRefund(orderID: order, lineNumber: 1, quantity: 1, restock: random.below(2) == 0,
+                               reason: reasons[random.below(reasons.count)], at: at)]
+        case 25..<35:
+            return [SeedRefund(orderID: order, lineNumber: nil, goodwill: 500, reason: "late delivery", at: at)]
+        case 35..<39:
+            return lines.indices.map { index in
+                SeedRefund(orderID: order, lineNumber: index + 1, quantity: lines[index].quantity, restock: true,
+                           reason: "refused at the door", at: at)
+            }
+        default:
+            return []
         }
     }
 

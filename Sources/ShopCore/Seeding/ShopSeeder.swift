@@ -38,6 +38,31 @@ public struct SeedOrder: Sendable {
     }
 }
 
+/// Money an order of the seed gave back: units of one of its lines (`lineNumber`, 1 for the
+/// first; their share as RefundRules splits the line) or `goodwill` minor units (capped by the
+/// store at what is left to refund). The store makes an order refunded in full `refunded`.
+public struct SeedRefund: Sendable {
+    public var orderID: Int64
+    public var lineNumber: Int?
+    public var quantity: Int
+    public var restock: Bool
+    public var goodwill: Int64
+    public var reason: String
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    public var at: String
+
+    public init(orderID: Int64, lineNumber: Int?, quantity: Int = 0, restock: Bool = false, goodwill: Int64 = 0,
+                reason: String, at: String) {
+        self.orderID = orderID
+        self.lineNumber = lineNumber
+        self.quantity = quantity
+        self.restock = restock
+        self.goodwill = goodwill
+        self.reason = reason
+        self.at = at
+    }
+}
+
 /// Writes a seed into a store, inside one transaction that `ShopStore.seed` opens. Checks are
 /// the seed's job (its data is known good); the store writes as fast as it can.
 public protocol ShopSeeder {
@@ -52,6 +77,8 @@ public protocol ShopSeeder {
     /// Returns false when it was a favourite already.
     func addFavorite(user: Int64, product: Int64) throws -> Bool
     func addOrder(_ order: SeedOrder) throws
+    /// A refund of an order added before it (its lines written).
+    func addRefund(_ refund: SeedRefund) throws
     func addCurrency(_ currency: CurrencyInfo) throws
     func addRate(_ rate: CurrencyRate) throws
     /// A note about the store (`demo`, `generated_seed`).
