@@ -125,9 +125,10 @@ package enum PostgresHardeningSchema {
     ] + [PostgresBasketStatements.add, PostgresBasketStatements.set, PostgresBasketStatements.remove,
          PostgresBasketStatements.favorite].map { PostgresServerRules.inThisSchema(renamed($0)) } + [
         // MARK: The status machine refuses a missing status
-        PostgresServerRules.inThisSchema(recreated(replacing(
-            PostgresServerRules.setOrderStatus,
-            "IF (previous, next_status) NOT IN",
-            with: "IF next_status IS NULL OR (previous, next_status) NOT IN"))),
+        PostgresServerRules.inThisSchema(recreated(statusMovesRefuseNull)),
     ]
+
+    /// `shopsh_set_order_status` as migration 10 leaves it: a missing status refused as any move.
+    package static let statusMovesRefuseNull = replacing(PostgresServerRules.setOrderStatus, "IF (previous, next_status) NOT IN",
+                                                         with: "IF next_status IS NULL OR (previous, next_status) NOT IN")
 }

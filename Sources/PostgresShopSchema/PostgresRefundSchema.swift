@@ -69,6 +69,16 @@ package enum PostgresRefundSchema {
         PostgresServerRules.inThisSchema(returnUnits),
         PostgresServerRules.inThisSchema(refund),
         "REVOKE EXECUTE ON FUNCTION \(returnUnitsSignature), \(refundSignature) FROM PUBLIC",
+        // An order that gave money back is not cancelled (RefundRules.checkCancel), at psql either.
+        PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(
+            PostgresHardeningSchema.statusMovesRefuseNull,
+            "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
+            with: """
+                IF next_status = 'cancelled' AND EXISTS (SELECT 1 FROM order_refunds r WHERE r.order_id = target_order) THEN
+                    RAISE EXCEPTION 'an order with refunds is not cancelled' USING ERRCODE = '\(PostgresRefusal.notAllowedMove.rawValue)';
+                END IF;
+                INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());
+                """))),
     ]
 
     /// Locks an order that is to give money back and checks it takes refunds (its status) and

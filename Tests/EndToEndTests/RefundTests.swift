@@ -152,5 +152,12 @@ struct RefundServerRulesTests {
         #expect(tooMany.status != 0 && tooMany.errors.contains("fewer units left"), "\(tooMany)")
         _ = try ShopshSandbox.psql(asSupport, "SELECT shopsh_return_units(\(order), \(parts[0]), 1, true, 'cracked')")
         #expect(try ShopshSandbox.psql(admin, "SELECT returned FROM order_lines WHERE order_id = \(order) AND line_number = \(parts[0])") == "1")
+        // A paid order that gave money back is not cancelled, at psql either.
+        let paidOrder = try ShopshSandbox.psql(admin, "SELECT min(id) FROM orders WHERE status = 'paid'")
+        _ = try ShopshSandbox.psql(asSupport, "SELECT shopsh_refund(\(paidOrder), 1, 'a cent')")
+        let cancel = try CommandLineClient.outcome(["psql", asSupport, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                    "SELECT shopsh_set_order_status(\(paidOrder), 'cancelled')"])
+        #expect(cancel.status != 0 && cancel.errors.contains("an order with refunds is not cancelled"), "\(cancel)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paidOrder)") == "paid")
     }
 }
