@@ -24,6 +24,13 @@ extension UserRole: ChoiceArgument {}
 extension UserStatus: ChoiceArgument {}
 extension AuditEntity: ChoiceArgument {}
 
+/// The reasons an operator gives a stock change (`products stock --reason`): StockReason's operator ones.
+public enum StockChangeReason: String, ChoiceArgument, Sendable {
+    case damaged, recount, supplier, correction
+
+    public var stockReason: StockReason { StockReason(rawValue: rawValue) ?? .correction }
+}
+
 /// What a best-of list ranks by (`products top --by`, `users top --by`): revenue (net sales) or
 /// units; `net` and `items`, the report's own column names, are taken too.
 public enum TopRanking: String, ChoiceArgument, Sendable {

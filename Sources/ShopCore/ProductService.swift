@@ -29,7 +29,9 @@ public protocol ProductService: Sendable {
     /// Deletes a product (and its basket and favourite lines; orders keep their copies).
     func deleteProduct(_ reference: String) async throws -> Product
     /// Adjusts stock; it never goes below zero (`-N` beyond the stock is refused).
-    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product
+    func adjustStock(_ reference: String, _ change: StockChange, reason: StockReason, note: String?) async throws -> Product
+    /// The product's stock ledger, oldest first (StockLedger).
+    func stockHistory(_ reference: String) async throws -> [StockMovement]
     /// Inserts or updates (matched by SKU) all `products` in one transaction: all or nothing.
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary
 }
@@ -39,4 +41,11 @@ public protocol ProductService: Sendable {
 public enum ProductSortField {
     public static let all = ["id", "sku", "title", "category", "brand", "price", "discount_percentage",
                              "stock", "rating"]
+}
+
+extension ProductService {
+    /// A stock change an operator makes without saying why: a correction.
+    public func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
+        try await adjustStock(reference, change, reason: .correction, note: nil)
+    }
 }

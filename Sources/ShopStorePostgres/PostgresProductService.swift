@@ -124,7 +124,12 @@ struct PostgresProductService: ProductService {
     }
 
     /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
-    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
+    // The stock ledger on PostgreSQL is to come (branch stock-ledger): the reason and note are not kept yet.
+    func stockHistory(_ reference: String) async throws -> [StockMovement] {
+        throw ShopError.usage("the stock ledger is not on PostgreSQL yet")
+    }
+
+    func adjustStock(_ reference: String, _ change: StockChange, reason: StockReason, note: String?) async throws -> Product {
         if let product = try await stockInOneStatement(reference, change) { return product }
         return try await database.write(.adjustStock, action: "stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)

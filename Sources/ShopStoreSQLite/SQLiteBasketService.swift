@@ -145,11 +145,14 @@ struct SQLiteBasketService: BasketService {
             return line
         }
         try BasketRules.checkStock(customer, lines)
-        for line in lines {
-            try db.execute(sql: """
-                UPDATE products SET stock = stock - ?, updated_at = ? WHERE id = ? AND stock >= ?
-                """, arguments: [line.quantity, now, line.productID, line.quantity])
-            guard db.changesCount == 1 else { throw BasketRules.stockTaken(sku: line.sku, title: line.title) }
+        let ledgerBefore = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM stock_ledger") ?? 0
+        try SQLiteStockContext.with(.checkout, at: now, in: db) {
+            for line in lines {
+                try db.execute(sql: """
+                    UPDATE products SET stock = stock - ?, updated_at = ? WHERE id = ? AND stock >= ?
+                    """, arguments: [line.quantity, now, line.productID, line.quantity])
+                guard db.changesCount == 1 else { throw BasketRules.stockTaken(sku: line.sku, title: line.title) }
+            }
         }
         let basket = Basket(user: customer, lines: lines)
         try db.execute(sql: """
@@ -158,6 +161,9 @@ struct SQLiteBasketService: BasketService {
             """, arguments: [customer.id, customer.username, basket.currency.code, try basket.total.minorUnits,
                              try basket.discountedTotal.minorUnits, now, now])
         let orderID = db.lastInsertedRowID
+        // The ledger's rows of this checkout name its order (known only now).
+        try db.execute(sql: "UPDATE stock_ledger SET order_id = ? WHERE id > ? AND reason = ?",
+                       arguments: [orderID, ledgerBefore, StockReason.checkout.rawValue])
         for (index, line) in lines.enumerated() {
             try db.execute(sql: """
                 INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor,

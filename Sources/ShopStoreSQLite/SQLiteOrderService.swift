@@ -59,11 +59,13 @@ struct SQLiteOrderService: OrderService {
                 try RefundRules.checkCancel(order)
                 // Put the goods back on the shelf (returned units went back, or not, with their
                 // return); lines whose product was deleted have nowhere to go.
-                for line in order.lines where line.quantity > line.returned {
-                    guard let productID = line.productID else { continue }
-                    try db.execute(sql: """
-                        UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?
-                        """, arguments: [line.quantity - line.returned, now, productID])
+                try SQLiteStockContext.with(.cancel, order: id, at: now, in: db) {
+                    for line in order.lines where line.quantity > line.returned {
+                        guard let productID = line.productID else { continue }
+                        try db.execute(sql: """
+                            UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?
+                            """, arguments: [line.quantity - line.returned, now, productID])
+                    }
                 }
             }
             try db.execute(sql: """
@@ -87,8 +89,10 @@ struct SQLiteOrderService: OrderService {
             if restocked, let productID = line.productID {
                 try RefundRules.checkRestock(request.quantity, productID: productID,
                                               stock: try Int64.fetchOne(db, sql: "SELECT stock FROM products WHERE id = ?", arguments: [productID]))
-                try db.execute(sql: "UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?",
-                               arguments: [request.quantity, now, productID])
+                try SQLiteStockContext.with(.return, order: order.id, note: reason, at: now, in: db) {
+                    try db.execute(sql: "UPDATE products SET stock = stock + ?, updated_at = ? WHERE id = ?",
+                                   arguments: [request.quantity, now, productID])
+                }
             }
             let refund = OrderRefund(id: 0, orderID: order.id, lineNumber: lineNumber, productID: line.productID, sku: line.sku,
                                      quantity: request.quantity, restocked: restocked, amount: amount, reason: reason,

@@ -72,7 +72,10 @@ struct SQLiteProductService: ProductService {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
         return try database.shopWrite { db in
             let product = try Self.find(db, reference)
-            try Self.apply(db, changes, to: product.id, now: clock.timestamp())
+            let now = clock.timestamp()
+            try SQLiteStockContext.with(SQLiteStockContext.updateReason, at: now, in: db) {
+                try Self.apply(db, changes, to: product.id, now: now)
+            }
             let updated = try Self.find(db, String(product.id))
             try audit(.product("update", before: product, after: updated), db)
             return updated
@@ -86,7 +89,9 @@ struct SQLiteProductService: ProductService {
             for plan in plans {
                 let current = try Self.find(db, String(plan.before.id))
                 try plan.checkUnchanged(current)
-                try Self.apply(db, plan.changes, to: current.id, now: now)
+                try SQLiteStockContext.with(SQLiteStockContext.updateReason, at: now, in: db) {
+                    try Self.apply(db, plan.changes, to: current.id, now: now)
+                }
                 try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
             }
             return try SQLiteAuditLog.changeSet(db)
@@ -102,12 +107,14 @@ struct SQLiteProductService: ProductService {
         }
     }
 
-    func adjustStock(_ reference: String, _ change: StockChange) async throws -> Product {
+    func adjustStock(_ reference: String, _ change: StockChange, reason: StockReason, note: String?) async throws -> Product {
         try database.shopWrite { db in
             let product = try Self.find(db, reference)
             let newStock = try change.applied(to: product)
-            try db.execute(sql: "UPDATE products SET stock = ?, updated_at = ? WHERE id = ?",
-                           arguments: [newStock, clock.timestamp(), product.id])
+            let now = clock.timestamp()
+            try SQLiteStockContext.with(reason, note: note, at: now, in: db) {
+                try db.execute(sql: "UPDATE products SET stock = ?, updated_at = ? WHERE id = ?", arguments: [newStock, now, product.id])
+            }
             var updated = product
             updated.stock = newStock
             try audit(.product("stock", before: product, after: updated), db)
@@ -117,7 +124,23 @@ struct SQLiteProductService: ProductService {
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
         try database.shopWrite { db in
-            try Self.importAll(db, products, now: clock.timestamp()) { change in try audit(change, db) }
+            let now = clock.timestamp()
+            return try SQLiteStockContext.with(.import, at: now, in: db) {
+                try Self.importAll(db, products, now: now) { change in try audit(change, db) }
+            }
+        }
+    }
+
+    func stockHistory(_ reference: String) async throws -> [StockMovement] {
+        try database.shopRead { db in
+            let product = try Self.find(db, reference)
+            return try Row.fetchAll(db, sql: """
+                SELECT id, product_id, at, operator, change, balance, reason, order_id, note
+                FROM stock_ledger WHERE product_id = ? ORDER BY id
+                """, arguments: [product.id]).map { row in
+                StockMovement(id: row[0], productID: row[1], at: row[2], operatorName: row[3], change: row[4], balance: row[5],
+                              reason: row[6], orderID: row[7], note: row[8])
+            }
         }
     }
 

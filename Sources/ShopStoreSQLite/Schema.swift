@@ -11,13 +11,13 @@ enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
-                                 "v8: returns and refunds"]
+                                 "v8: returns and refunds", "v9: stock ledger"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
-    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds",
+    static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
@@ -219,8 +219,61 @@ enum Schema {
                 CREATE INDEX order_refunds_by_created ON order_refunds(created_at);
                 """)
         }
+        // v9: the stock ledger (StockLedger): a row for every change of a product's stock, written
+        // by triggers, whoever changes it; why, who and the order come from `stock_context`,
+        // which shopsh's services set inside their transaction (none: a change from outside).
+        register(9) { db in
+            try db.execute(sql: """
+                CREATE TABLE stock_ledger (
+                    id         INTEGER PRIMARY KEY,
+                    product_id INTEGER NOT NULL,
+                    at         TEXT NOT NULL,
+                    operator   TEXT NOT NULL,
+                    change     INTEGER NOT NULL,
+                    balance    INTEGER NOT NULL,
+                    reason     TEXT NOT NULL,
+                    order_id   INTEGER,
+                    note       TEXT
+                );
+                CREATE INDEX stock_ledger_by_product ON stock_ledger(product_id, id);
+                CREATE TABLE stock_context (
+                    id       INTEGER PRIMARY KEY CHECK (id = 1),
+                    reason   TEXT NOT NULL,
+                    order_id INTEGER,
+                    note     TEXT,
+                    operator TEXT NOT NULL,
+                    at       TEXT NOT NULL
+                );
+                INSERT INTO stock_ledger (product_id, at, operator, change, balance, reason)
+                SELECT id, updated_at, 'shopsh', stock, stock, 'opening' FROM products ORDER BY id;
+                """)
+            for trigger in stockLedgerTriggers { try db.execute(sql: trigger.sql) }
+        }
         return migrator
     }
+
+    /// The triggers that write the stock ledger (StockLedger) from `stock_context`.
+    static let stockLedgerTriggers: [(name: String, sql: String)] = {
+        func row(change: String, reason: String) -> String {
+            """
+            INSERT INTO stock_ledger (product_id, at, operator, change, balance, reason, order_id, note)
+            VALUES (NEW.id, coalesce((SELECT at FROM stock_context), strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                    coalesce((SELECT operator FROM stock_context), 'outside shopsh'), \(change), NEW.stock,
+                    coalesce((SELECT reason FROM stock_context), '\(reason)'),
+                    (SELECT order_id FROM stock_context), (SELECT note FROM stock_context));
+            """
+        }
+        return [
+            ("products_stock_ledger_insert", """
+                CREATE TRIGGER products_stock_ledger_insert AFTER INSERT ON products
+                BEGIN \(row(change: "NEW.stock", reason: StockReason.opening.rawValue)) END
+                """),
+            ("products_stock_ledger_update", """
+                CREATE TRIGGER products_stock_ledger_update AFTER UPDATE OF stock ON products WHEN NEW.stock IS NOT OLD.stock
+                BEGIN \(row(change: "NEW.stock - OLD.stock", reason: StockReason.outside.rawValue)) END
+                """),
+        ]
+    }()
 
     /// The statuses of v1's CHECK, as released (v8 adds `refunded`; a released migration does
     /// not change).

@@ -111,6 +111,12 @@ extension ProductsCommand {
             valueName: "product-and-change"), completion: .shop(.product))
         var words: [String] = []
 
+        @Option(help: ArgumentHelp("Why, for the stock ledger: \(StockChangeReason.choices).", valueName: "reason"))
+        var reason: StockChangeReason = .correction
+
+        @Option(help: ArgumentHelp("A note for the stock ledger.", valueName: "text"))
+        var note: String?
+
         @OptionGroup var selection: ProductFilterOptions
         @OptionGroup var preview: ChangePreviewOptions
         @OptionGroup var output: OutputOptions
@@ -136,7 +142,9 @@ extension ProductsCommand {
             let columns = ["id", "sku", "title", "stock"]
             let result: Product
             if let text = change.first {
-                result = try await context.services.products.adjustStock(product, try StockChange.parse(text))
+                let note = try self.note.map { text throws(ShopError) in try RefundRules.checkReason(text) }
+                result = try await context.services.products.adjustStock(product, try StockChange.parse(text),
+                                                                        reason: reason.stockReason, note: note)
             } else {
                 result = try await context.services.products.product(product)
             }

@@ -13,6 +13,6 @@ struct ProductsCommand: ParsableCommand {
         commandName: "products",
         abstract: "Browse and edit the catalogue.",
         subcommands: [List.self, Show.self, Search.self, Categories.self,
-                      Add.self, Update.self, Delete.self, Stock.self,
+                      Add.self, Update.self, Delete.self, Stock.self, StockHistory.self,
                       Import.self, Top.self])
 }
