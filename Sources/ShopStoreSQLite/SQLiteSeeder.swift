@@ -11,7 +11,19 @@ struct SQLiteSeeder: ShopSeeder {
     /// The timestamp every seeded row gets (orders bring their own).
     let now: String
 
+    /// When the demo's products came with their stock, for the ledger's opening rows: the first
+    /// day of the order history (OrderHistory), so that every later movement follows it.
+    var opening: String {
+        let today = (try? today()) ?? CalendarDay(dayNumber: 0)
+        let first = today.map { OrderHistory(customers: [], productIDs: [], ordersPerDay: 0, seed: 0).firstDay(before: $0) }
+        return first.map { "\($0)T00:00:00Z" } ?? now
+    }
+
     func addProduct(_ product: NewProduct) throws {
+        try SQLiteStockContext.with(.opening, at: opening, operator: "demo", in: db) { try insert(product) }
+    }
+
+    private func insert(_ product: NewProduct) throws {
         try db.cachedStatement(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
                                   stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
@@ -74,11 +86,13 @@ struct SQLiteSeeder: ShopSeeder {
             "order": refund.orderID, "line": refund.lineNumber, "quantity": refund.quantity, "restock": refund.restock,
             "goodwill": refund.goodwill, "reason": refund.reason, "at": refund.at,
         ]
-        for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
-            let statement = try db.cachedStatement(sql: sql)
-            // Each statement takes the values it names.
-            let named = arguments.filter { key, _ in sql.contains(":" + key) }
-            try statement.execute(arguments: StatementArguments(named))
+        try SQLiteStockContext.with(.return, order: refund.orderID, note: refund.reason, at: refund.at, operator: "demo", in: db) {
+            for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
+                let statement = try db.cachedStatement(sql: sql)
+                // Each statement takes the values it names.
+                let named = arguments.filter { key, _ in sql.contains(":" + key) }
+                try statement.execute(arguments: StatementArguments(named))
+            }
         }
     }
 

@@ -8,9 +8,10 @@ import ShopCore
 
 enum SQLiteStockContext {
     /// Runs `body` with the ledger's context set to `reason` (and `order`, `note`), at `time`.
-    static func with<T>(_ reason: StockReason, order: Int64? = nil, note: String? = nil, at time: String, in db: Database,
-                        _ body: () throws -> T) throws -> T {
-        let name = AuditContext.current?.operatorIdentity.name ?? OperatorLogin.current
+    /// `operator`: who the rows name (the audit log's operator when nil).
+    static func with<T>(_ reason: StockReason, order: Int64? = nil, note: String? = nil, at time: String,
+                        operator given: String? = nil, in db: Database, _ body: () throws -> T) throws -> T {
+        let name = given ?? AuditContext.current?.operatorIdentity.name ?? OperatorLogin.current
         try db.execute(sql: """
             INSERT OR REPLACE INTO stock_context (id, reason, order_id, note, operator, at) VALUES (1, ?, ?, ?, ?, ?)
             """, arguments: [reason.rawValue, order, note, name, time])
