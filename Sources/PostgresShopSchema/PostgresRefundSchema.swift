@@ -70,16 +70,19 @@ package enum PostgresRefundSchema {
         PostgresServerRules.inThisSchema(refund),
         "REVOKE EXECUTE ON FUNCTION \(returnUnitsSignature), \(refundSignature) FROM PUBLIC",
         // An order that gave money back is not cancelled (RefundRules.checkCancel), at psql either.
-        PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(
-            PostgresHardeningSchema.statusMovesRefuseNull,
-            "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
-            with: """
-                IF next_status = 'cancelled' AND EXISTS (SELECT 1 FROM order_refunds r WHERE r.order_id = target_order) THEN
-                    RAISE EXCEPTION 'an order with refunds is not cancelled' USING ERRCODE = '\(PostgresRefusal.notAllowedMove.rawValue)';
-                END IF;
-                INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());
-                """))),
+        PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(statusMoves)),
     ]
+
+    /// `shopsh_set_order_status` as this migration leaves it: no cancel of an order with refunds.
+    package static let statusMoves = PostgresHardeningSchema.replacing(
+        PostgresHardeningSchema.statusMovesRefuseNull,
+        "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
+        with: """
+            IF next_status = 'cancelled' AND EXISTS (SELECT 1 FROM order_refunds r WHERE r.order_id = target_order) THEN
+                RAISE EXCEPTION 'an order with refunds is not cancelled' USING ERRCODE = '\(PostgresRefusal.notAllowedMove.rawValue)';
+            END IF;
+            INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());
+            """)
 
     /// Locks an order that is to give money back and checks it takes refunds (its status) and
     /// that `why` is a reason RefundRules.checkReason keeps (already trimmed). Returns the order.
@@ -143,7 +146,7 @@ package enum PostgresRefundSchema {
 
     /// Takes back `units` of line `target_line` of an order and refunds their share; `restock`
     /// puts them back into stock. Returns the refund's id.
-    static let returnUnits = """
+    package static let returnUnits = """
         CREATE FUNCTION shopsh_return_units(target_order BIGINT, target_line INTEGER, units INTEGER, restock BOOLEAN, why TEXT)
         RETURNS BIGINT
         LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$

@@ -93,6 +93,7 @@ struct PostgresProductService: ProductService {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
         return try await database.write(.updateProduct, action: "update") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
+            try await Self.nameStockChange(connection, Self.updateReason, logger: database.logger)
             try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
             return try await Self.find(connection, String(product.id), logger: database.logger)
         }
@@ -102,6 +103,7 @@ struct PostgresProductService: ProductService {
         guard !plans.isEmpty else { return nil }
         return try await database.write(.updateProduct, action: "update") { connection in
             let stamp = database.clock.timestamp()
+            try await Self.nameStockChange(connection, Self.updateReason, logger: database.logger)
             for plan in plans {
                 let current = try await Self.find(connection, String(plan.before.id), lock: true, logger: database.logger)
                 try plan.checkUnchanged(current)
@@ -123,17 +125,38 @@ struct PostgresProductService: ProductService {
         }
     }
 
-    /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
-    // The stock ledger on PostgreSQL is to come (branch stock-ledger): the reason and note are not kept yet.
     func stockHistory(_ reference: String) async throws -> [StockMovement] {
-        throw ShopError.usage("the stock ledger is not on PostgreSQL yet")
+        try await database.read("reading the stock ledger") { connection in
+            let product = try await Self.find(connection, reference, logger: database.logger)
+            var rows: [StockMovement] = []
+            for try await row in try await connection.query("""
+                SELECT id, product_id, floor(extract(epoch FROM at))::bigint, operator, change, balance, reason, order_id, note
+                FROM stock_ledger WHERE product_id = \(product.id) ORDER BY id
+                """, logger: database.logger).decode((Int64, Int64, Int64, String, Int64, Int64, String, Int64?, String?).self) {
+                rows.append(StockMovement(id: row.0, productID: row.1, at: ShopClock.timestamp(row.2), operatorName: row.3, change: row.4,
+                                          balance: row.5, reason: row.6, orderID: row.7, note: row.8))
+            }
+            return rows
+        }
     }
 
+    /// Names the reason (and note) of this transaction's stock changes for the ledger's trigger.
+    static func nameStockChange(_ connection: PostgresConnection, _ reason: StockReason, note: String? = nil, logger: Logger) async throws {
+        _ = try await connection.query("SELECT shopsh_name_stock_change(\(reason.rawValue), \(note))", logger: logger).collect()
+    }
+
+    /// The reason of a product update: a revert's when the command is `audit revert`.
+    static var updateReason: StockReason {
+        (AuditContext.current?.command ?? "").hasPrefix("audit revert") ? .revert : .update
+    }
+
+    /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.
     func adjustStock(_ reference: String, _ change: StockChange, reason: StockReason, note: String?) async throws -> Product {
-        if let product = try await stockInOneStatement(reference, change) { return product }
+        if let product = try await stockInOneStatement(reference, change, reason: reason, note: note) { return product }
         return try await database.write(.adjustStock, action: "stock") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
             let newStock = try change.applied(to: product)
+            try await Self.nameStockChange(connection, reason, note: note, logger: database.logger)
             let stamp = database.clock.timestamp()
             try await connection.query("UPDATE products SET stock = \(newStock), updated_at = \(stamp)::timestamptz WHERE id = \(product.id)",
                                        logger: database.logger)
@@ -148,7 +171,8 @@ struct PostgresProductService: ProductService {
     /// trigger in the same statement, its lock wait bounded outside a run (`oneCallLockWait`). nil
     /// when it changed nothing (the step-by-step path then says why) or when the session is not
     /// an admin's (support's refusal would end a run).
-    private func stockInOneStatement(_ reference: String, _ change: StockChange) async throws(ShopError) -> Product? {
+    private func stockInOneStatement(_ reference: String, _ change: StockChange, reason: StockReason,
+                                     note: String?) async throws(ShopError) -> Product? {
         guard database.session.identity?.role == .admin, !database.session.isReadOnly else { return nil }
         let amount: Int, newStock: String, allowed: String
         switch change {
@@ -162,7 +186,7 @@ struct PostgresProductService: ProductService {
         let stamp = database.clock.timestamp()
         let changed: Product?? = try await database.change(.adjustStock) { connection -> Product? in
             for try await row in try await connection.query("""
-                WITH named AS (SELECT shopsh_name_command(\(command), 'stock'),
+                WITH named AS (SELECT shopsh_name_command(\(command), 'stock'), shopsh_name_stock_change(\(reason.rawValue), \(note)),
                                       CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
                                            THEN set_config('lock_timeout', \(database.oneCallLockWait), true) END),
                 c AS (SELECT \(Int64(amount))::bigint AS amount,
@@ -183,6 +207,7 @@ struct PostgresProductService: ProductService {
 
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary {
         try await database.write(.importProducts, action: "import") { connection in
+            try await Self.nameStockChange(connection, .import, logger: database.logger)
             var summary = ImportSummary(inserted: 0, updated: 0)
             let stamp = database.clock.timestamp()
             for (offset, new) in products.enumerated() {

@@ -26,7 +26,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -52,8 +52,9 @@ public enum PostgresRoles {
         case .setOrderStatus: return [.execute("shopsh_set_order_status(BIGINT, TEXT)")]
         case .refundOrder: return [.execute(PostgresRefundSchema.returnUnitsSignature), .execute(PostgresRefundSchema.refundSignature)]
         // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
-        case .addProduct, .importProducts: return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE")]
-        case .updateProduct, .adjustStock: return [.on("products", "UPDATE")]
+        case .addProduct, .importProducts:
+            return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
+        case .updateProduct, .adjustStock: return [.on("products", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
         case .deleteProduct: return [.on("products", "DELETE")]
         case .importRates:
             return [.on("currencies", "INSERT", "UPDATE", "DELETE"), .on("currency_rates", "INSERT", "UPDATE", "DELETE"),
@@ -148,7 +149,7 @@ public enum PostgresRoles {
             "REVOKE ALL ON FUNCTION \(grantedFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, currencies, currency_rates,
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, currencies, currency_rates,
                             search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked TO \(viewer)
             """,
             // support: reads the customers' data (never a password hash) and the audit log.

@@ -142,6 +142,10 @@ final class PostgresSeeder: ShopSeeder {
         for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSchema.beforeSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
+        // The demo's products came with their stock when its history begins (the ledger's opening rows).
+        let today = CalendarDay(iso: String(now.prefix(10)))
+        let opening = today.map { "\(OrderHistory(customers: [], productIDs: [], ordersPerDay: 0, seed: 0).firstDay(before: $0))T00:00:00Z" } ?? now
+        try await connection.query("SELECT shopsh_set_stock_context('opening', NULL, NULL, \(opening)::timestamptz)", logger: logger)
         for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
             for statement in records.statements {
                 try await connection.query(statement, logger: logger)
@@ -169,6 +173,9 @@ final class PostgresSeeder: ShopSeeder {
         let values = SeedRefundSQL.Values(order: "$1::bigint", line: "$2::integer", quantity: "$3::integer", restock: "$4::boolean",
                                           goodwill: "$5::bigint", reason: "$6::text", at: "$7::timestamptz")
         for refund in refunds {
+            try await connection.query("""
+                SELECT shopsh_set_stock_context('return', \(refund.orderID), \(refund.reason), \(refund.at)::timestamptz)
+                """, logger: logger)
             for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
                 var bindings = PostgresBindings()
                 // Each statement binds what it names: $1 … $n in order, the ones it uses.
