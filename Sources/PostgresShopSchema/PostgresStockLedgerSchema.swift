@@ -34,13 +34,19 @@ package enum PostgresStockLedgerSchema {
         )
         """,
         "CREATE INDEX stock_ledger_by_product ON stock_ledger (product_id, id)",
-        "CREATE UNLOGGED TABLE stock_context (xact xid8 PRIMARY KEY, reason TEXT NOT NULL, order_id BIGINT, note TEXT, at TIMESTAMPTZ)",
+        // `operator` and `at` only for a seed (its rows are the demo's, dated in its history); else
+        // the login and now.
+        "CREATE UNLOGGED TABLE stock_context (xact xid8 PRIMARY KEY, reason TEXT NOT NULL, order_id BIGINT, note TEXT, at TIMESTAMPTZ, operator TEXT)",
         // The operations' own context (and the seed's), never a client's.
         PostgresServerRules.inThisSchema("""
             CREATE FUNCTION shopsh_set_stock_context(why TEXT, target_order BIGINT, given_note TEXT, stamp TIMESTAMPTZ) RETURNS void
             LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+            -- Contexts of transactions that have ended go first, so the table stays a few rows.
+            DELETE FROM stock_context WHERE xact IN (
+                SELECT c.xact FROM stock_context c WHERE c.xact < pg_snapshot_xmin(pg_current_snapshot()) FOR UPDATE SKIP LOCKED);
             INSERT INTO stock_context (xact, reason, order_id, note, at) VALUES (pg_current_xact_id(), why, target_order, given_note, stamp)
-            ON CONFLICT (xact) DO UPDATE SET reason = EXCLUDED.reason, order_id = EXCLUDED.order_id, note = EXCLUDED.note, at = EXCLUDED.at;
+            ON CONFLICT (xact) DO UPDATE SET reason = EXCLUDED.reason, order_id = EXCLUDED.order_id, note = EXCLUDED.note, at = EXCLUDED.at,
+                                             operator = NULL;
             $body$
             """),
         // A client's reason for its next stock changes in this transaction.
@@ -51,8 +57,6 @@ package enum PostgresStockLedgerSchema {
                 IF why IS NULL OR why NOT IN (\(literals(clientReasons))) THEN
                     RAISE EXCEPTION 'a stock change names one of \(clientReasons.map(\.rawValue).joined(separator: ", "))' USING ERRCODE = '22023';
                 END IF;
-                DELETE FROM stock_context WHERE xact IN (
-                    SELECT c.xact FROM stock_context c WHERE c.xact < pg_snapshot_xmin(pg_current_snapshot()) FOR UPDATE SKIP LOCKED);
                 PERFORM shopsh_set_stock_context(why, NULL, left(given_note, \(RefundRules.maxReasonLength)), NULL);
             END
             $body$
@@ -65,8 +69,8 @@ package enum PostgresStockLedgerSchema {
             BEGIN
                 IF TG_OP = 'UPDATE' AND NEW.stock IS NOT DISTINCT FROM OLD.stock THEN RETURN NULL; END IF;
                 SELECT * INTO context FROM stock_context c WHERE c.xact = pg_current_xact_id_if_assigned();
-                INSERT INTO stock_ledger (product_id, at, change, balance, reason, order_id, note, xact)
-                VALUES (NEW.id, COALESCE(context.at, now()), NEW.stock - CASE WHEN TG_OP = 'UPDATE' THEN OLD.stock ELSE 0 END, NEW.stock,
+                INSERT INTO stock_ledger (product_id, at, operator, change, balance, reason, order_id, note, xact)
+                VALUES (NEW.id, COALESCE(context.at, now()), COALESCE(context.operator, session_user), NEW.stock - CASE WHEN TG_OP = 'UPDATE' THEN OLD.stock ELSE 0 END, NEW.stock,
                         COALESCE(context.reason, CASE WHEN TG_OP = 'INSERT' THEN 'opening' ELSE 'outside' END),
                         context.order_id, context.note, pg_current_xact_id());
                 RETURN NULL;

@@ -10,12 +10,12 @@ import LineEditor
 
 /// `--since` and `--until`, as days or as windows and periods relative to today.
 public struct DayRangeOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("Only orders placed on or after this day: YYYY-MM-DD, today, yesterday, 7d (the last 7 days), 12w, this-week, last-week, this-month or last-month.",
+    @Option(help: ArgumentHelp("From this day on: YYYY-MM-DD, today, yesterday, 7d (the last 7 days), 12w, this-week, last-week, this-month or last-month.",
                                valueName: "day"),
             completion: .list(["today", "yesterday", "7d", "30d", "12w", "this-week", "last-week", "this-month", "last-month"]))
     public var since: String?
 
-    @Option(help: ArgumentHelp("Only orders placed on or before this day (the same words; 7d: up to the day before the last 7 days).",
+    @Option(help: ArgumentHelp("Up to and including this day (the same words; 7d: up to the day before the last 7 days).",
                                valueName: "day"),
             completion: .list(["today", "yesterday", "7d", "this-week", "last-week", "this-month", "last-month"]))
     public var until: String?

@@ -20,6 +20,29 @@ public enum StockReason: String, CaseIterable, Hashable, Sendable {
     public static let operatorReasons: [StockReason] = [.damaged, .recount, .supplier, .correction]
 }
 
+/// Why the running command's product updates move stock, and a note: what the stock ledger
+/// records for a change made through `updateProduct` or `applyProductChanges`.
+public struct StockChangeNote: Sendable, Hashable {
+    public var reason: StockReason
+    public var note: String?
+
+    public init(reason: StockReason, note: String? = nil) {
+        self.reason = reason
+        self.note = note
+    }
+
+    /// What the operator said of a bulk stock change (`products stock +N --category C --reason
+    /// supplier --note …`), set around the command's updates; nil when they said nothing.
+    @TaskLocal public static var current: StockChangeNote?
+
+    /// The reason and note of a product update's stock change: a revert's when the command being
+    /// run is `audit revert`, else the operator's (`current`), else an update's.
+    public static var ofProductUpdate: StockChangeNote {
+        if (AuditContext.current?.command ?? "").hasPrefix("audit revert") { return StockChangeNote(reason: .revert) }
+        return current ?? StockChangeNote(reason: .update)
+    }
+}
+
 /// One row of the stock ledger.
 public struct StockMovement: Hashable, Sendable, Identifiable {
     public var id: Int64

@@ -93,7 +93,7 @@ struct PostgresProductService: ProductService {
         guard !changes.isEmpty else { throw ShopError.usage("nothing to update: no field is given") }
         return try await database.write(.updateProduct, action: "update") { connection in
             let product = try await Self.find(connection, reference, lock: true, logger: database.logger)
-            try await Self.nameStockChange(connection, Self.updateReason, logger: database.logger)
+            try await Self.nameStockChange(connection, StockChangeNote.ofProductUpdate, logger: database.logger)
             try await Self.apply(connection, changes, to: product.id, stamp: database.clock.timestamp(), logger: database.logger)
             return try await Self.find(connection, String(product.id), logger: database.logger)
         }
@@ -103,7 +103,7 @@ struct PostgresProductService: ProductService {
         guard !plans.isEmpty else { return nil }
         return try await database.write(.updateProduct, action: "update") { connection in
             let stamp = database.clock.timestamp()
-            try await Self.nameStockChange(connection, Self.updateReason, logger: database.logger)
+            try await Self.nameStockChange(connection, StockChangeNote.ofProductUpdate, logger: database.logger)
             for plan in plans {
                 let current = try await Self.find(connection, String(plan.before.id), lock: true, logger: database.logger)
                 try plan.checkUnchanged(current)
@@ -145,9 +145,9 @@ struct PostgresProductService: ProductService {
         _ = try await connection.query("SELECT shopsh_name_stock_change(\(reason.rawValue), \(note))", logger: logger).collect()
     }
 
-    /// The reason of a product update: a revert's when the command is `audit revert`.
-    static var updateReason: StockReason {
-        (AuditContext.current?.command ?? "").hasPrefix("audit revert") ? .revert : .update
+    /// Names a product update's reason and note (StockChangeNote.ofProductUpdate).
+    static func nameStockChange(_ connection: PostgresConnection, _ update: StockChangeNote, logger: Logger) async throws {
+        try await nameStockChange(connection, update.reason, note: update.note, logger: logger)
     }
 
     /// Reads the row `FOR UPDATE`, so two adjustments at once never lose one another.

@@ -123,6 +123,18 @@ final class PostgresSeeder: ShopSeeder {
     }
 
     /// Sends everything gathered; false, writing nothing, when the store is not empty.
+    /// Names the seed's next stock changes for the ledger: the demo's, at `at` (the owner writes
+    /// `stock_context` itself; operations set only their reason).
+    private static func setStockContext(_ connection: PostgresConnection, _ reason: StockReason, order: Int64?, note: String?, at: String,
+                                        logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO stock_context (xact, reason, order_id, note, at, operator)
+            VALUES (pg_current_xact_id(), \(reason.rawValue), \(order), \(note), \(at)::timestamptz, 'demo')
+            ON CONFLICT (xact) DO UPDATE SET reason = EXCLUDED.reason, order_id = EXCLUDED.order_id, note = EXCLUDED.note,
+                                             at = EXCLUDED.at, operator = EXCLUDED.operator
+            """, logger: logger)
+    }
+
     private func write(on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         _ = try await connection.query("SELECT value FROM shop_meta WHERE key = 'application' FOR UPDATE", logger: logger).collect()
         for try await count in try await connection.query(
@@ -143,9 +155,7 @@ final class PostgresSeeder: ShopSeeder {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
-        let today = CalendarDay(iso: String(now.prefix(10)))
-        let opening = today.map { "\(OrderHistory(customers: [], productIDs: [], ordersPerDay: 0, seed: 0).firstDay(before: $0))T00:00:00Z" } ?? now
-        try await connection.query("SELECT shopsh_set_stock_context('opening', NULL, NULL, \(opening)::timestamptz)", logger: logger)
+        try await Self.setStockContext(connection, .opening, order: nil, note: nil, at: openingStamp, logger: logger)
         for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
             for statement in records.statements {
                 try await connection.query(statement, logger: logger)
@@ -173,9 +183,7 @@ final class PostgresSeeder: ShopSeeder {
         let values = SeedRefundSQL.Values(order: "$1::bigint", line: "$2::integer", quantity: "$3::integer", restock: "$4::boolean",
                                           goodwill: "$5::bigint", reason: "$6::text", at: "$7::timestamptz")
         for refund in refunds {
-            try await connection.query("""
-                SELECT shopsh_set_stock_context('return', \(refund.orderID), \(refund.reason), \(refund.at)::timestamptz)
-                """, logger: logger)
+            try await Self.setStockContext(connection, .return, order: refund.orderID, note: refund.reason, at: refund.at, logger: logger)
             for sql in refund.lineNumber == nil ? SeedRefundSQL.goodwill(values) : SeedRefundSQL.returning(values) {
                 var bindings = PostgresBindings()
                 // Each statement binds what it names: $1 … $n in order, the ones it uses.

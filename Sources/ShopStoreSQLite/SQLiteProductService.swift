@@ -73,7 +73,7 @@ struct SQLiteProductService: ProductService {
         return try database.shopWrite { db in
             let product = try Self.find(db, reference)
             let now = clock.timestamp()
-            try SQLiteStockContext.with(SQLiteStockContext.updateReason, at: now, in: db) {
+            try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
                 try Self.apply(db, changes, to: product.id, now: now)
             }
             let updated = try Self.find(db, String(product.id))
@@ -89,7 +89,7 @@ struct SQLiteProductService: ProductService {
             for plan in plans {
                 let current = try Self.find(db, String(plan.before.id))
                 try plan.checkUnchanged(current)
-                try SQLiteStockContext.with(SQLiteStockContext.updateReason, at: now, in: db) {
+                try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
                     try Self.apply(db, plan.changes, to: current.id, now: now)
                 }
                 try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)

@@ -11,19 +11,7 @@ struct SQLiteSeeder: ShopSeeder {
     /// The timestamp every seeded row gets (orders bring their own).
     let now: String
 
-    /// When the demo's products came with their stock, for the ledger's opening rows: the first
-    /// day of the order history (OrderHistory), so that every later movement follows it.
-    var opening: String {
-        let today = (try? today()) ?? CalendarDay(dayNumber: 0)
-        let first = today.map { OrderHistory(customers: [], productIDs: [], ordersPerDay: 0, seed: 0).firstDay(before: $0) }
-        return first.map { "\($0)T00:00:00Z" } ?? now
-    }
-
     func addProduct(_ product: NewProduct) throws {
-        try SQLiteStockContext.with(.opening, at: opening, operator: "demo", in: db) { try insert(product) }
-    }
-
-    private func insert(_ product: NewProduct) throws {
         try db.cachedStatement(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
                                   stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
@@ -127,7 +115,10 @@ extension SQLiteStore {
             // The search index and the sales days are built once at the end, not row by row (a
             // million products: 2 s instead of 40).
             for trigger in Schema.searchTriggers + Schema.salesTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
-            let seeded = try body(SQLiteSeeder(db: db, now: now))
+            // Every product's stock comes with an opening ledger row, set once for the whole seed
+            // (a seed's returns name their own).
+            let seeder = SQLiteSeeder(db: db, now: now)
+            let seeded = try SQLiteStockContext.with(.opening, at: seeder.openingStamp, operator: "demo", in: db) { try body(seeder) }
             try db.execute(sql: Schema.refillSalesDays)
             for trigger in Schema.salesTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")

@@ -21,6 +21,7 @@ import TestSupport
         ("products add", "products add --title Lamp --price 12.50 --category lighting --stock 3"),
         ("products update", "products update 1 --price 10.01"),
         ("products stock", "products stock 2 +5"),
+        ("products stock-history", "products stock-history 2"),
         ("products import", "products import PRODUCTS_FILE"),
         ("products delete", "products delete 3"),
         ("products top", "products top --since 30d"),

@@ -68,11 +68,18 @@ final class ShopshSandbox: @unchecked Sendable {
     func storeTitleBehindShopsh(_ id: Int, _ title: String) throws {
         _ = try ok("products show \(id)")
         let hex = title.utf8.map { String(format: "%02x", $0) }.joined()
+        try writeBehindShopsh(sqlite: "UPDATE products SET title = CAST(X'\(hex)' AS TEXT) WHERE id = \(id)",
+                              postgres: "UPDATE products SET title = convert_from(decode('\(hex)', 'hex'), 'UTF8') WHERE id = \(id)")
+    }
+
+    /// Runs SQL on this sandbox's store behind shopsh's back, as another program would: `postgres`
+    /// (or `sqlite` when nil) with psql on the server, `sqlite` with the sqlite3 CLI on the file.
+    func writeBehindShopsh(sqlite: String, postgres: String? = nil) throws {
         if let store = environment["SHOPSH_STORE"], store.hasPrefix("postgres") {
-            try Self.psql(store, "UPDATE products SET title = convert_from(decode('\(hex)', 'hex'), 'UTF8') WHERE id = \(id)")
+            try Self.psql(store, postgres ?? sqlite)
         } else {
-            let path = environment["SHOPSH_STORE"] ?? root.appendingPathComponent("data/shopsh/shop.sqlite").path
-            let result = try CommandLineClient.outcome(["sqlite3", path, "UPDATE products SET title = CAST(X'\(hex)' AS TEXT) WHERE id = \(id)"])
+            let path = environment["SHOPSH_STORE"] ?? storePath
+            let result = try CommandLineClient.outcome(["sqlite3", path, sqlite])
             guard result.status == 0 else { throw SandboxError(description: "sqlite3: \(result.errors)") }
         }
     }

@@ -88,5 +88,11 @@ import Testing
             #expect(throws: ShopError.self, "\(bad.debugDescription)") { try RefundRules.checkReason(bad) }
         }
         #expect(try RefundRules.checkReason(String(repeating: "é", count: RefundRules.maxReasonLength)).count == RefundRules.maxReasonLength)
+        // Counted as PostgreSQL's length() counts: an e with a combining accent is two characters there.
+        let decomposed = String(repeating: "e\u{301}", count: RefundRules.maxReasonLength / 2 + 1)
+        #expect(decomposed.count <= RefundRules.maxReasonLength)
+        #expect(throws: ShopError.self) { try RefundRules.checkReason(decomposed) }
+        // Another option names itself.
+        #expect(throws: ShopError.invalidInput("--note holds a control character")) { try RefundRules.checkReason("a\u{7}", option: "--note") }
     }
 }

@@ -19,7 +19,7 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, search, users, baskets, checkout, favorites, orders, refunds, concurrency, completions, currency, runTransactions,
+        case products, search, users, baskets, checkout, favorites, orders, refunds, ledger, concurrency, completions, currency, runTransactions,
              audit, bulkChanges
 
         public var description: String { rawValue }
@@ -35,6 +35,7 @@ public enum StoreContract {
             case .favorites: await StoreContract.favorites(fixture)
             case .orders: await StoreContract.orders(fixture)
             case .refunds: await StoreContract.refunds(fixture)
+            case .ledger: await StoreContract.ledger(fixture)
             case .concurrency: await StoreContract.concurrency(fixture)
             case .completions: await StoreContract.completions(fixture)
             case .currency: await StoreContract.currency(fixture)

@@ -4,9 +4,11 @@
 import ShopCore
 
 /// The whole visible state of a store: catalogue, users, baskets, favourites, orders with their
-/// lines, rates, and the audit log (a refused call must leave no audit row either). Two snapshots are equal when nothing anyone can read has changed.
+/// lines, rates, every product's stock ledger and the audit log (a refused call must leave no
+/// ledger or audit row either). Two snapshots are equal when nothing anyone can read has changed.
 struct StoreSnapshot: Equatable, CustomStringConvertible {
     var products: [Product] = []
+    var ledger: [Int64: [StockMovement]] = [:]
     var categories: [ShopCore.Category] = []
     var users: [User] = []
     var baskets: [Int64: [BasketLine]] = [:]
@@ -22,6 +24,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         var products: [Product] = []
         try await services.products.listProducts(ProductFilter(), page: Page(sort: [SortKey(field: "id")])) { products.append($0) }
         snapshot.products = products
+        for product in products { snapshot.ledger[product.id] = try await services.products.stockHistory(String(product.id)) }
         snapshot.categories = try await services.products.categories()
         var users: [User] = []
         try await services.users.listUsers(UserFilter(), page: Page(sort: [SortKey(field: "id")])) { users.append($0) }
@@ -46,6 +49,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
             if mine != theirs { parts.append("\(name): \(theirs) → \(mine)") }
         }
         compare("products", products, other.products)
+        compare("stock ledger", ledger, other.ledger)
         compare("categories", categories, other.categories)
         compare("users", users, other.users)
         compare("baskets", baskets, other.baskets)

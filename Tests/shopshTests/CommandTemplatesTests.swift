@@ -34,6 +34,8 @@ import Testing
         ("products stock 1 +5", "products stock BEA-ESS-ESS-001 =7"),
         ("products stock 1 =3 =4", "products stock 2 +1 +2"),
         ("products stock 1 -o csv", "products stock 2 -o json"),
+        ("products stock-history 1 --since 7d", "products stock-history BEA-ESS-ESS-001 --since 2026-01-01"),
+        ("products stock-history 1 --on today -o json", "products stock-history 2 --on yesterday -o csv"),
         ("products add --title Mug --price 12.50 --category kitchen --stock 3", "products add --title Cup --price 2 --category home --stock 9"),
         ("products update 5 --price 19.99 --stock +2", "products update 7 --price *1.1 --stock =0"),
         ("products update --category beauty --set-brand Acme --dry-run", "products update --category home --set-brand Other --dry-run"),
@@ -145,6 +147,8 @@ import Testing
         ("products list --wide", "products list --wide=yes"),
         ("products stock 1 +5", "products stock 1 -5"),
         ("products stock 1 +5", "products stock 1 +5 --bogus"),
+        ("products stock 1 -3 --reason damaged", "products stock 2 +40 --reason supplier --note 'PO 7'"),
+        ("products stock 1 -3 --reason damaged", "products stock 2 +40 --reason stolen"),
         ("users delete 5 --yes", "users delete 6 -y"),
     ])
     func linesTheReaderLeavesToArgumentParserEndTheSame(_ pair: (String, String)) throws {

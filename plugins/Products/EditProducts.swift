@@ -135,20 +135,27 @@ extension ProductsCommand {
                 guard selection.selectsSome, let text = change.first else {
                     throw ShopError.usage("products stock needs a PRODUCT, or a change (+N, -N or =N) and a selection: --category, --brand, --search, --min-price, --max-price, --in-stock, --stock-below or --ids")
                 }
-                return try await BulkProductChange(edit: ProductEdit(stock: try StockChange.parse(text)), filter: try selection.filter(),
-                                                   preview: preview, output: output).run(in: context)
+                let ledger = StockChangeNote(reason: reason.stockReason, note: try checkedNote())
+                return try await StockChangeNote.$current.withValue(ledger) {
+                    try await BulkProductChange(edit: ProductEdit(stock: try StockChange.parse(text)), filter: try selection.filter(),
+                                                preview: preview, output: output).run(in: context)
+                }
             }
             guard !selection.selectsSome else { throw ShopError.usage("give a PRODUCT or a selection (filters), not both") }
             let columns = ["id", "sku", "title", "stock"]
             let result: Product
             if let text = change.first {
-                let note = try self.note.map { text throws(ShopError) in try RefundRules.checkReason(text) }
                 result = try await context.services.products.adjustStock(product, try StockChange.parse(text),
-                                                                        reason: reason.stockReason, note: note)
+                                                                        reason: reason.stockReason, note: try checkedNote())
             } else {
                 result = try await context.services.products.product(product)
             }
             try context.record(columns: ProductRows.columns, defaultFields: columns, row: ProductRows.cells(result), options: output)
+        }
+
+        /// `--note`, checked as a refund's reason is (1–500 characters, no control characters).
+        private func checkedNote() throws(ShopError) -> String? {
+            try note.map { text throws(ShopError) in try RefundRules.checkReason(text, option: "--note") }
         }
     }
 

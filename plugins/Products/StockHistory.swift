@@ -34,7 +34,10 @@ extension ProductsCommand {
             let today = try context.today()
             let rows = try await context.services.products.stockHistory(product)
             if let on {
-                let day = try ReportPeriod.until(on, today: today).description
+                guard days.since == nil && days.until == nil else {
+                    throw ShopError.invalidInput("--on gives one day's closing stock; it does not go with --since or --until")
+                }
+                let day = try ReportPeriod.until(on, today: today, option: "--on").description
                 let balance = rows.balance(atEndOf: day)
                 let columns = ["product_id", "day", "stock"].map(Column.init)
                 return try context.record(columns: columns, row: [rows.first.map { .integer($0.productID) } ?? .null, .text(day),

@@ -29,15 +29,20 @@ public enum RefundRules {
         return each * Int64(returning) + Int64(withExtra)
     }
 
-    /// A reason as given: trimmed, not empty, at most `maxReasonLength` characters, no control characters.
-    public static func checkReason(_ text: String) throws(ShopError) -> String {
+    /// A reason as given (a refund's `--reason`, a stock change's `--note`: `option`): trimmed,
+    /// not empty, at most `maxReasonLength` characters counted as the server counts them (Unicode
+    /// scalars, as PostgreSQL's `length()`), no control characters.
+    public static func checkReason(_ text: String, option: String = "--reason") throws(ShopError) -> String {
         let trimmed = text.trimmingASCIISpaces
-        guard !trimmed.isEmpty else { throw .invalidInput("a refund needs a reason (--reason TEXT)") }
-        guard trimmed.count <= maxReasonLength else {
-            throw .invalidInput("the reason is \(trimmed.count) characters long; at most \(maxReasonLength)")
+        guard !trimmed.isEmpty else {
+            throw .invalidInput(option == "--reason" ? "a refund needs a reason (--reason TEXT)" : "\(option) is empty")
+        }
+        let length = trimmed.unicodeScalars.count
+        guard length <= maxReasonLength else {
+            throw .invalidInput("\(option) is \(length) characters long; at most \(maxReasonLength)")
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidInput("the reason holds a control character")
+            throw .invalidInput("\(option) holds a control character")
         }
         return trimmed
     }

@@ -93,4 +93,12 @@ extension ShopSeeder {
         }
         return day
     }
+
+    /// When a seed's products came with their stock (the stock ledger's opening rows): the start
+    /// of the first day of the order history that ends before `now`, so every later movement
+    /// follows it; `now` itself when `now` has no day.
+    public var openingStamp: String {
+        guard let today = try? today() else { return now }
+        return "\(OrderHistory(customers: [], productIDs: [], ordersPerDay: 0, seed: 0).firstDay(before: today))T00:00:00Z"
+    }
 }
