@@ -34,8 +34,8 @@ public struct ColumnStyle: Sendable, Equatable {
                     isUnit: key == "currency")
     }
 
-    /// Timestamps a table shows to the minute.
-    private static let minuteKeys: Set<String> = ["last_change"]
+    /// Timestamps a table shows to the minute (`at`: when a stock movement happened).
+    private static let minuteKeys: Set<String> = ["last_change", "at"]
 
     private static let headers: [String: String] = [
         "discount_percentage": "disc %", "quantity": "qty", "total_quantity": "items", "unit_price": "unit price",
@@ -44,7 +44,7 @@ public struct ColumnStyle: Sendable, Equatable {
         "product_count": "products", "created_at": "created", "updated_at": "updated", "added_at": "added",
         "first_name": "first name", "last_name": "last name", "rate_date": "rate date", "minor_units": "digits",
     ]
-    private static let textKeys: Set<String> = ["title", "description", "name", "first_name", "last_name", "abstract", "command"]
+    private static let textKeys: Set<String> = ["title", "description", "name", "first_name", "last_name", "abstract", "command", "note"]
     /// Identifiers, codes and states: a cut one would name something else. Numbers are never cut either.
     private static let fixedKeys: Set<String> = ["id", "sku", "currency", "status", "role", "code", "base", "from", "to",
                                                  "date", "rate_date", "day", "username", "user", "customer", "line"]

@@ -62,7 +62,8 @@ struct SQLiteProductService: ProductService {
 
     func addProduct(_ new: NewProduct) async throws -> Product {
         try database.shopWrite { db in
-            let added = try Self.insert(db, new, now: clock.timestamp())
+            let now = clock.timestamp()
+            let added = try SQLiteStockContext.with(.opening, at: now, in: db) { try Self.insert(db, new, now: now) }
             try audit(.product("add", before: nil, after: added), db)
             return added
         }

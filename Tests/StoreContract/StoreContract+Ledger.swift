@@ -58,6 +58,8 @@ extension StoreContract {
         #expect(rows.count == expected.count && zip(rows, expected).allSatisfy { $0 == $1 }, "\(rows)")
         let history = try await shop.products.stockHistory("LG-1")
         #expect(history.map(\.note) == [nil, "dropped in the warehouse", nil, nil, nil, "too big", nil, nil, nil])
+        // One operator made them all, through the services: none is recorded as made outside.
+        #expect(Set(history.map(\.operatorName)).count == 1, "\(history.map(\.operatorName))")
         try await checkBalances(shop, "LG-1")
     }
 

@@ -25,7 +25,8 @@ extension ProductsCommand {
 
         @OptionGroup var days: DayRangeOptions
 
-        @Option(help: ArgumentHelp("The stock at the end of this day (YYYY-MM-DD, today, yesterday).", valueName: "day"))
+        @Option(help: ArgumentHelp("The stock at the end of this day (YYYY-MM-DD, today, yesterday).", valueName: "day"),
+                completion: .list(["today", "yesterday"]))
         var on: String?
 
         @OptionGroup var output: OutputOptions
@@ -45,8 +46,8 @@ extension ProductsCommand {
             }
             let (since, until) = try days.days(today: today)
             let columns = ["id", "at", "operator", "change", "balance", "reason", "order_id", "note"].map(Column.init)
-            try await context.list(columns: columns, tableView: TableView(["at", "change", "balance", "reason", "order_id", "operator", "note"],
-                                                                          optional: ["operator", "note"]),
+            // At a terminal the note is cut first; who and why always show.
+            try await context.list(columns: columns, tableView: TableView(["at", "change", "balance", "reason", "order_id", "operator", "note"]),
                                    options: output, page: Page(), emptyNote: "no stock movements") { emit in
                 for row in rows where since.map({ String(row.at.prefix(10)) >= $0 }) ?? true
                                         && until.map({ String(row.at.prefix(10)) <= $0 }) ?? true {
