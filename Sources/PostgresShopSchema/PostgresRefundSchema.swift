@@ -30,8 +30,11 @@ package enum PostgresRefundSchema {
     /// Shared SQL inside a function text of `inThisSchema`: its `%` (modulo) written `%%`.
     static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
 
-    /// What a reason may be (RefundRules.checkReason), as a condition on `why` (already trimmed).
-    static let reasonIsBad = "why IS NULL OR length(why) = 0 OR length(why) > \(RefundRules.maxReasonLength) OR why ~ '[[:cntrl:]]'"
+    /// What a reason may be (RefundRules.checkReason), as a condition on the text `name` (already
+    /// trimmed) that is true for one the rule refuses.
+    static func reasonIsBad(_ name: String) -> String {
+        "\(name) IS NULL OR length(\(name)) = 0 OR length(\(name)) > \(RefundRules.maxReasonLength) OR \(name) ~ '[[:cntrl:]]'"
+    }
 
     /// The words of the refund functions' audit rows, which no client may name (shopsh_name_command).
     package static let actions = ["return", "refund"]
@@ -97,7 +100,7 @@ package enum PostgresRefundSchema {
             IF o.status NOT IN (\(RefundSQL.refundableStatuses)) THEN
                 RAISE EXCEPTION 'only paid, shipped or delivered orders take returns and refunds' USING ERRCODE = '\(notRefundable)';
             END IF;
-            IF \(reasonIsBad) THEN
+            IF \(reasonIsBad("why")) THEN
                 RAISE EXCEPTION 'a refund needs a reason of 1 to \(RefundRules.maxReasonLength) characters' USING ERRCODE = '\(badReason)';
             END IF;
             RETURN o;

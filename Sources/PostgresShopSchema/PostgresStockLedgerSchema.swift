@@ -57,7 +57,11 @@ package enum PostgresStockLedgerSchema {
                 IF why IS NULL OR why NOT IN (\(literals(clientReasons))) THEN
                     RAISE EXCEPTION 'a stock change names one of \(clientReasons.map(\.rawValue).joined(separator: ", "))' USING ERRCODE = '22023';
                 END IF;
-                PERFORM shopsh_set_stock_context(why, NULL, left(given_note, \(RefundRules.maxReasonLength)), NULL);
+                IF given_note IS NOT NULL AND (\(PostgresRefundSchema.reasonIsBad("given_note"))) THEN
+                    RAISE EXCEPTION 'a stock change''s note is 1 to \(RefundRules.maxReasonLength) characters without control characters'
+                        USING ERRCODE = '22023';
+                END IF;
+                PERFORM shopsh_set_stock_context(why, NULL, given_note, NULL);
             END
             $body$
             """),

@@ -144,6 +144,12 @@ struct StockLedgerServerRulesTests {
                                                        "BEGIN; SELECT shopsh_name_stock_change('\(reason)', NULL); UPDATE products SET stock = stock + 1 WHERE id = 1; COMMIT"])
             #expect(named.status != 0 && named.errors.contains("a stock change names one of"), "\(reason): \(named)")
         }
+        // The note follows the rule of a refund's reason there too: no control character, at most 500.
+        for note in ["E'a\\033[2Jb'", "repeat('x', 501)", "''"] {
+            let named = try CommandLineClient.outcome(["psql", asManager, "-AtqX", "-v", "ON_ERROR_STOP=1", "-c",
+                                                       "BEGIN; SELECT shopsh_name_stock_change('damaged', \(note)); UPDATE products SET stock = stock + 1 WHERE id = 1; COMMIT"])
+            #expect(named.status != 0 && named.errors.contains("note is 1 to 500 characters"), "\(note): \(named)")
+        }
         #expect(try ShopshSandbox.psql(admin, "SELECT count(*) FROM stock_ledger") == rows)
 
         // A change at psql is in the ledger, named by the server: who made it and `outside`.
