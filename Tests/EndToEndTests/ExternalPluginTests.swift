@@ -320,7 +320,9 @@ final class PluginSandbox {
         try plugins.plugin("hang", body: "echo $$ > '\(pidFile)'; exec sleep 100")
         let started = Date()
         // Spawn, not the sandbox's run: a test thread's blocked signals would be inherited.
-        let result = try Spawn.run("/usr/bin/timeout", ["-s", "INT", "3", ShopshBinary.url.path, "-c", "hang list"],
+        // The signal comes after 10 s: long enough for a loaded machine to have started the plugin
+        // (3 s was not, under a parallel build), far shorter than its sleep.
+        let result = try Spawn.run("/usr/bin/timeout", ["-s", "INT", "10", ShopshBinary.url.path, "-c", "hang list"],
                                    environment: plugins.sandbox.environment)
         #expect(Date().timeIntervalSince(started) < 60, "it did not wait for the plugin's sleep 100")
         #expect(result.status != 0)
