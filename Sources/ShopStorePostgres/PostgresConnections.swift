@@ -288,10 +288,17 @@ actor PostgresConnections {
         }
     }
 
-    /// Asks the server to cancel what `pid` is running, over a connection of its own.
+    /// Asks the server to cancel what `pid` is running, over a connection of its own — only when
+    /// `pid` is a session of this login on this database. A process number can name another
+    /// session by the time the cancel arrives (numbers are reused; this machine's `pid_max` is
+    /// 32768), and `pg_cancel_backend` alone stops whatever that session runs: a batch in
+    /// another database once stopped with "interrupted" so, as nobody had pressed Ctrl-C.
     func cancel(backendPID pid: Int32) async {
         guard let canceller = try? await connect() else { return }
-        _ = try? await canceller.connection.query("SELECT pg_cancel_backend(\(pid))", logger: logger)
+        _ = try? await canceller.connection.query("""
+            SELECT pg_catalog.pg_cancel_backend(a.pid) FROM pg_catalog.pg_stat_activity a
+            WHERE a.pid = \(pid) AND a.datname = pg_catalog.current_database() AND a.usename = session_user
+            """, logger: logger)
         try? await canceller.connection.close()
     }
 
