@@ -66,6 +66,15 @@ import Testing
         #expect(try AddressRules.checked(AddressChanges(phone: .some(nil)).applied(to: good)).phone == nil)
     }
 
+    @Test func aViewerSeesTheCityStateAndCountryOfAnAddressAndNoStreet() {
+        let address = PostalAddress(name: "Emily Johnson", line1: "626 Main Street", line2: "Apt 4", city: "Phoenix", state: "Mississippi",
+                                    postalCode: "29112", country: "US", phone: "+81 965-431-3024")
+        let masked = PersonalDataMask.address(address)
+        #expect(masked == PostalAddress(name: "E***", line1: "***", line2: "***", city: "Phoenix", state: "Mississippi",
+                                        postalCode: "2***", country: "US", phone: "+** ***-***-3024"))
+        #expect(PersonalDataMask.address(PostalAddress(line1: "1 High St", city: "York", country: "GB")).name == "")
+    }
+
     @Test func aNoteKeepsItsLinesButNoOtherControlCharacter() throws {
         #expect(try NoteRules.text("\n  customer is hard of hearing:\n\tcall, don't email \n") == "customer is hard of hearing:\n\tcall, don't email")
         for bad in ["", " \n\t ", "beep\u{7}", "\u{1B}[2J", String(repeating: "x", count: NoteRules.maxLength + 1)] {

@@ -55,4 +55,18 @@ public enum PersonalDataMask {
         masked.phone = user.phone.map(phone)
         return masked
     }
+
+    /// An address as a viewer sees it: the name's first character then `***`, the street lines
+    /// `***`, the postal code's first character then `***`, the phone as `phone(_:)`; city, state
+    /// and country kept (what reports group by). Empty parts stay empty.
+    public static func address(_ address: PostalAddress) -> PostalAddress {
+        func initial(_ text: String) -> String { text.unicodeScalars.first.map { String($0) + "***" } ?? "" }
+        var masked = address
+        masked.name = initial(address.name)
+        masked.line1 = address.line1.isEmpty ? "" : "***"
+        masked.line2 = address.line2.isEmpty ? "" : "***"
+        masked.postalCode = initial(address.postalCode)
+        masked.phone = address.phone.map(phone)
+        return masked
+    }
 }
