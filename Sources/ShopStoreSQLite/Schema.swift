@@ -11,14 +11,14 @@ enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
-                                 "v8: returns and refunds", "v9: stock ledger"]
+                                 "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
-                             "currencies", "currency_rates", "audit_log", "sales_days"]
+                             "addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -248,6 +248,71 @@ enum Schema {
                 SELECT id, updated_at, 'shopsh', stock, stock, 'opening' FROM products ORDER BY id;
                 """)
             for trigger in stockLedgerTriggers { try db.execute(sql: trigger.sql) }
+        }
+        // v10: where an order goes (issue 35) — customers' saved addresses (one default per use),
+        // the copy an order keeps from checkout (its ship_* columns, never changed after), the
+        // shipments of its units with carrier, tracking code and dates, and the team's notes on
+        // orders and customers.
+        register(10) { db in
+            let addressColumns = """
+                    name        TEXT NOT NULL DEFAULT '',
+                    line1       TEXT NOT NULL,
+                    line2       TEXT NOT NULL DEFAULT '',
+                    city        TEXT NOT NULL,
+                    state       TEXT NOT NULL DEFAULT '',
+                    postal_code TEXT NOT NULL DEFAULT '',
+                    country     TEXT NOT NULL CHECK (length(country) = 2 AND country = upper(country)),
+                    phone       TEXT
+                """
+            try db.execute(sql: """
+                CREATE TABLE addresses (
+                    id               INTEGER PRIMARY KEY,
+                    user_id          INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                \(addressColumns),
+                    default_shipping INTEGER NOT NULL DEFAULT 0 CHECK (default_shipping IN (0, 1)),
+                    default_billing  INTEGER NOT NULL DEFAULT 0 CHECK (default_billing IN (0, 1)),
+                    created_at       TEXT NOT NULL
+                );
+                CREATE INDEX addresses_by_user ON addresses(user_id, id);
+                CREATE UNIQUE INDEX addresses_one_default_shipping ON addresses(user_id) WHERE default_shipping = 1;
+                CREATE UNIQUE INDEX addresses_one_default_billing ON addresses(user_id) WHERE default_billing = 1;
+                ALTER TABLE orders ADD COLUMN ship_name TEXT;
+                ALTER TABLE orders ADD COLUMN ship_line1 TEXT;
+                ALTER TABLE orders ADD COLUMN ship_line2 TEXT;
+                ALTER TABLE orders ADD COLUMN ship_city TEXT;
+                ALTER TABLE orders ADD COLUMN ship_state TEXT;
+                ALTER TABLE orders ADD COLUMN ship_postal_code TEXT;
+                ALTER TABLE orders ADD COLUMN ship_country TEXT;
+                ALTER TABLE orders ADD COLUMN ship_phone TEXT;
+                CREATE INDEX orders_by_ship_country ON orders(ship_country, ship_city);
+                CREATE TABLE shipments (
+                    id            INTEGER PRIMARY KEY,
+                    order_id      INTEGER NOT NULL REFERENCES orders(id),
+                    carrier       TEXT NOT NULL,
+                    tracking_code TEXT NOT NULL,
+                    shipped_at    TEXT NOT NULL,
+                    delivered_at  TEXT,
+                    operator      TEXT NOT NULL
+                );
+                CREATE INDEX shipments_by_order ON shipments(order_id, id);
+                CREATE TABLE shipment_lines (
+                    shipment_id INTEGER NOT NULL REFERENCES shipments(id),
+                    line_number INTEGER NOT NULL,
+                    quantity    INTEGER NOT NULL CHECK (quantity > 0),
+                    PRIMARY KEY (shipment_id, line_number)
+                ) WITHOUT ROWID;
+                CREATE TABLE notes (
+                    id         INTEGER PRIMARY KEY,
+                    order_id   INTEGER REFERENCES orders(id),
+                    user_id    INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                    author     TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    text       TEXT NOT NULL,
+                    CHECK ((order_id IS NULL) <> (user_id IS NULL))
+                );
+                CREATE INDEX notes_by_order ON notes(order_id, id) WHERE order_id IS NOT NULL;
+                CREATE INDEX notes_by_user ON notes(user_id, id) WHERE user_id IS NOT NULL;
+                """)
         }
         return migrator
     }

@@ -125,6 +125,23 @@ public struct AuditChange: Hashable, Sendable {
         return diff(.user, id: id, action: action, before: before.map(fields), after: after.map(fields))
     }
 
+    /// Customer `userID`'s address added (`before` nil), changed, made a default, or removed
+    /// (`after` nil); the action is `address add`, `address update`, `address default` or
+    /// `address remove`. A viewer sees it masked as `PersonalDataMask.address` masks.
+    public static func address(_ action: String, userID: Int64, before: CustomerAddress?, after: CustomerAddress?) -> AuditChange {
+        diff(.user, id: String(userID), action: "address " + action, before: before.map(fields), after: after.map(fields))
+    }
+
+    static func fields(_ saved: CustomerAddress) -> AuditFields {
+        let address = saved.address
+        return AuditFields([
+            ("address", .integer(saved.id)), ("name", .text(address.name)), ("line1", .text(address.line1)), ("line2", .text(address.line2)),
+            ("city", .text(address.city)), ("state", .text(address.state)), ("postal_code", .text(address.postalCode)),
+            ("country", .text(address.country)), ("phone", address.phone.map(AuditValue.text) ?? .null),
+            ("defaults", .list(AddressUse.allCases.filter(saved.defaults.contains).map(\.rawValue))),
+        ])
+    }
+
     /// User `userID`'s password was set (`passwd`), or its hash made stronger at a successful check
     /// (`rehash`): the audit says so and never holds the password or its hash.
     public static func password(userID: Int64, action: String = "passwd") -> AuditChange {

@@ -48,8 +48,10 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
         }.joined(separator: ", ")
     }
 
-    /// The entry as a viewer sees it: emails and phones in the changed fields masked.
+    /// The entry as a viewer sees it: emails and phones in the changed fields masked, and an
+    /// address's name, street lines and postal code as `PersonalDataMask.address` masks them.
     public var maskedForViewer: AuditEntry {
+        let isAddress = entity == AuditEntity.user.rawValue && action.hasPrefix("address ")
         func mask(_ fields: AuditFields?) -> AuditFields? {
             guard var fields else { return nil }
             fields.fields = fields.fields.map { name, value in
@@ -57,6 +59,8 @@ public struct AuditEntry: Hashable, Sendable, Identifiable {
                 switch name {
                 case "email": return (name, .text(PersonalDataMask.email(text)))
                 case "phone": return (name, .text(PersonalDataMask.phone(text)))
+                case "line1", "line2" where isAddress: return (name, .text(PersonalDataMask.hidden(text)))
+                case "name", "postal_code" where isAddress: return (name, .text(PersonalDataMask.initial(text)))
                 default: return (name, value)
                 }
             }

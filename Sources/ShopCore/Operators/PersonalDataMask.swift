@@ -60,13 +60,18 @@ public enum PersonalDataMask {
     /// `***`, the postal code's first character then `***`, the phone as `phone(_:)`; city, state
     /// and country kept (what reports group by). Empty parts stay empty.
     public static func address(_ address: PostalAddress) -> PostalAddress {
-        func initial(_ text: String) -> String { text.unicodeScalars.first.map { String($0) + "***" } ?? "" }
         var masked = address
         masked.name = initial(address.name)
-        masked.line1 = address.line1.isEmpty ? "" : "***"
-        masked.line2 = address.line2.isEmpty ? "" : "***"
+        masked.line1 = hidden(address.line1)
+        masked.line2 = hidden(address.line2)
         masked.postalCode = initial(address.postalCode)
         masked.phone = address.phone.map(phone)
         return masked
     }
+
+    /// `Emily` → `E***` (the first Unicode scalar kept); empty stays empty.
+    public static func initial(_ text: String) -> String { text.unicodeScalars.first.map { String($0) + "***" } ?? "" }
+
+    /// `626 Main Street` → `***`; empty stays empty.
+    public static func hidden(_ text: String) -> String { text.isEmpty ? "" : "***" }
 }
