@@ -35,7 +35,7 @@ public struct DemoShopData: Sendable {
             }
             seedUsers.append(SeedUser(id: user.id, NewUser(username: user.username, email: user.email, firstName: user.firstName,
                                                            lastName: user.lastName, phone: user.phone, role: role),
-                                      passwordHash: hash))
+                                      passwordHash: hash, address: user.address))
         }
         return DemoShopData(
             products: try ProductFileDecoder.decodeJSON(try bytes(folder, "products.json")),
@@ -85,7 +85,12 @@ public struct DemoShopData: Sendable {
         var id: Int64
         var username, email, firstName, lastName, password, role: String
         var phone: String?
+        /// The customer's address (their default for shipping and billing).
+        var address: PostalAddress?
     }
+
+    /// The countries the bundled users live in, by the name users.json gives (it names no code).
+    static let countryCodes = ["United States": "US"]
 
     struct DemoBasketLine {
         var userID, productID: Int64
@@ -138,8 +143,23 @@ public struct DemoShopData: Sendable {
                 return nil
             }
             let role = text("role").flatMap { UserRole(rawValue: $0) }?.rawValue ?? UserRole.user.rawValue
-            return DemoUser(id: id, username: username, email: email, firstName: text("firstName") ?? "",
-                            lastName: text("lastName") ?? "", password: password, role: role, phone: text("phone"))
+            let firstName = text("firstName") ?? "", lastName = text("lastName") ?? ""
+            var address: PostalAddress?
+            if case .object(let fields)? = object["address"] {
+                func field(_ key: String) -> String {
+                    if case .string(let value)? = fields[key] { return value }
+                    return ""
+                }
+                let country = field("country")
+                guard let code = countryCodes[country] ?? CountryCodes.code(country) else {
+                    throw .invalidInput("users.json: user \(id) lives in \(country.quotedForMessage()), a country without a known code")
+                }
+                address = try AddressRules.checked(PostalAddress(name: "\(firstName) \(lastName)", line1: field("address"), city: field("city"),
+                                                                 state: field("state"), postalCode: field("postalCode"), country: code,
+                                                                 phone: text("phone")))
+            }
+            return DemoUser(id: id, username: username, email: email, firstName: firstName, lastName: lastName, password: password,
+                            role: role, phone: text("phone"), address: address)
         }
     }
 

@@ -10,6 +10,15 @@ struct SQLiteSeeder: ShopSeeder {
     let db: Database
     /// The timestamp every seeded row gets (orders bring their own).
     let now: String
+    /// Whether the store keeps addresses (Schema v10): a store of an older schema, which only
+    /// migration tests seed, gets its users without them.
+    let keepsAddresses: Bool
+
+    init(db: Database, now: String) {
+        self.db = db
+        self.now = now
+        self.keepsAddresses = (try? db.tableExists("addresses")) ?? false
+    }
 
     func addProduct(_ product: NewProduct) throws {
         try db.cachedStatement(sql: """
@@ -30,6 +39,14 @@ struct SQLiteSeeder: ShopSeeder {
             """).execute(arguments: [user.id, user.fields.username, user.fields.email, user.fields.firstName,
                                      user.fields.lastName, user.fields.phone, user.fields.role.rawValue, user.status.rawValue,
                                      user.passwordHash, now])
+        if let address = user.address, keepsAddresses {
+            try db.cachedStatement(sql: """
+                INSERT INTO addresses (user_id, name, line1, line2, city, state, postal_code, country, phone,
+                                       default_shipping, default_billing, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, ?)
+                """).execute(arguments: [user.id, address.name, address.line1, address.line2, address.city, address.state,
+                                         address.postalCode, address.country, address.phone, now])
+        }
     }
 
     func addBasketLine(user: Int64, product: Int64, quantity: Int) throws {

@@ -64,7 +64,8 @@ import Testing
         let store = try SQLiteStore(path: file)
         let after = try store.read { db in try Self.contents(db) }
         #expect(after.orders == before.orders && after.counts == before.counts && after.sales == before.sales)
-        #expect(after.dependents == before.dependents)
+        // v8 keeps every index and trigger of orders (v10 adds one of its own, for addresses).
+        #expect(after.dependents.filter { !$0.contains("orders_by_ship_country") } == before.dependents)
         #expect(try store.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
         #expect(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == Schema.version)
         #expect(try store.write { db in try Self.refusedByCheck(db, "UPDATE orders SET status = 'lost' WHERE id = 1") })

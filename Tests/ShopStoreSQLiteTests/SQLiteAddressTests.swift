@@ -6,6 +6,7 @@
 import Foundation
 import GRDB
 import ShopCore
+import ShopStoreKit
 import Testing
 @testable import ShopStoreSQLite
 
@@ -58,5 +59,28 @@ import Testing
         #expect(added.after?["line1"] == .text("1 High Street"))
         #expect(added.maskedForViewer.after?["line1"] == .text("***") && added.maskedForViewer.after?["name"] == .text("A***")
                 && added.maskedForViewer.after?["city"] == .text("York"))
+    }
+
+    @Test func everyDemoCustomerHasTheBundledAddressAsBothDefaults() async throws {
+        let store = try SQLiteStore(path: folder.appendingPathComponent("demo.sqlite").path, create: true)
+        defer { store.close() }
+        _ = try await store.seed { seeder in try DemoShopData.load().write(into: seeder) }
+        let addresses = SQLiteAddressService(database: store.database, clock: store.clock)
+        // The bundled file itself, read with Foundation's JSON parser (not shopsh's).
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ShopStoreKit/DemoData/users.json")
+        let users = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        #expect(users.count == 208)
+        for user in users {
+            let username = try #require(user["username"] as? String)
+            let bundled = try #require(user["address"] as? [String: Any])
+            let saved = try await addresses.addresses(username)
+            try #require(saved.count == 1, "\(username)")
+            let address = saved[0].address
+            #expect(address.line1 == bundled["address"] as? String && address.city == bundled["city"] as? String
+                    && address.state == bundled["state"] as? String && address.postalCode == bundled["postalCode"] as? String
+                    && address.country == "US" && bundled["country"] as? String == "United States", "\(username): \(address)")
+            #expect(address.name == "\(user["firstName"] as? String ?? "") \(user["lastName"] as? String ?? "")" && address.phone == user["phone"] as? String)
+            #expect(saved[0].defaults == [.shipping, .billing])
+        }
     }
 }

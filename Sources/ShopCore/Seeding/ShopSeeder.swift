@@ -7,12 +7,15 @@ public struct SeedUser: Sendable {
     public var fields: NewUser
     public var status: UserStatus
     public var passwordHash: String?
+    /// The customer's address, saved as their default for shipping and billing.
+    public var address: PostalAddress?
 
-    public init(id: Int64, _ fields: NewUser, status: UserStatus = .active, passwordHash: String? = nil) {
+    public init(id: Int64, _ fields: NewUser, status: UserStatus = .active, passwordHash: String? = nil, address: PostalAddress? = nil) {
         self.id = id
         self.fields = fields
         self.status = status
         self.passwordHash = passwordHash
+        self.address = address
     }
 }
 
