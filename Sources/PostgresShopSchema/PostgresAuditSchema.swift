@@ -197,14 +197,19 @@ package enum PostgresAuditSchema {
 
     /// What a viewer reads of the audit log: commands about users hidden, emails elsewhere masked,
     /// and the changed fields masked (v3; v8 adds the change set at the end).
-    package static func maskedAuditView(withChangeSet: Bool) -> String {
-        """
+    package static func maskedAuditView(withChangeSet: Bool, addresses: Bool = false) -> String {
+        // v14: an address's name, street lines and postal code masked too.
+        func fields(_ column: String) -> String {
+            guard addresses else { return maskedFields(column) }
+            return "(\(maskedFields(column))) || " + PostgresAddressSchema.maskedAddressFields(column, isAddress: "entity = 'user' AND action LIKE 'address %'")
+        }
+        return """
         CREATE \(withChangeSet ? "OR REPLACE " : "")VIEW audit_log_masked AS
         SELECT id, at, operator, role,
                CASE WHEN entity = 'user' THEN '***'
                     ELSE regexp_replace(command, '([^[:space:]@])[^[:space:]@]*@', '\\1***@', 'g') END AS command,
                entity, entity_id, action,
-               \(maskedFields("before")) AS before, \(maskedFields("after")) AS after\(withChangeSet ? ", change_set" : "")
+               \(fields("before")) AS before, \(fields("after")) AS after\(withChangeSet ? ", change_set" : "")
         FROM audit_log
         """
     }

@@ -74,26 +74,7 @@ package enum PostgresServerRules {
         FROM unnest(string_to_array(tags, ',')) WITH ORDINALITY AS t(tag, n) WHERE t.tag <> ''
         $$
         """,
-        // The audited fields of a row of `source` (its JSON image): AuditChange.fields for products
-        // and users (never a password hash), product and quantity for a basket line; for the other
-        // tables every column but the timestamps.
-        """
-        CREATE FUNCTION shopsh_audit_fields(source TEXT, r JSONB) RETURNS JSONB LANGUAGE sql IMMUTABLE AS $$
-        SELECT CASE source
-            WHEN 'products' THEN jsonb_build_object(
-                'sku', r -> 'sku', 'title', r -> 'title', 'description', r -> 'description', 'category', r -> 'category',
-                'brand', r -> 'brand', 'price', shopsh_hundredths_text((r ->> 'price_minor')::bigint) || ' USD',
-                'discount', shopsh_hundredths_text((r ->> 'discount_hundredths')::bigint), 'stock', r -> 'stock',
-                'rating', shopsh_hundredths_text((r ->> 'rating_hundredths')::bigint), 'tags', shopsh_tags_list(r ->> 'tags'),
-                'minimum_order_quantity', r -> 'minimum_order_quantity')
-            WHEN 'users' THEN jsonb_build_object(
-                'username', r -> 'username', 'email', r -> 'email', 'first_name', r -> 'first_name',
-                'last_name', r -> 'last_name', 'phone', r -> 'phone', 'role', r -> 'role', 'status', r -> 'status')
-            WHEN 'basket_lines' THEN jsonb_build_object('product', r -> 'product_id', 'quantity', r -> 'quantity')
-            ELSE r - 'created_at' - 'updated_at' - 'added_at'
-        END
-        $$
-        """,
+        auditFields,
         // What identifies a row of `source`, to pair the rows before and after an UPDATE.
         """
         CREATE FUNCTION shopsh_audit_key(source TEXT, r JSONB) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
@@ -134,15 +115,37 @@ package enum PostgresServerRules {
         """,
     ]
 
+    /// The audited fields of a row of `source` (its JSON image): AuditChange.fields for products
+    /// and users (never a password hash), product and quantity for a basket line; for the other
+    /// tables every column but the timestamps.
+    package static let auditFields = """
+        CREATE FUNCTION shopsh_audit_fields(source TEXT, r JSONB) RETURNS JSONB LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE source
+            WHEN 'products' THEN jsonb_build_object(
+                'sku', r -> 'sku', 'title', r -> 'title', 'description', r -> 'description', 'category', r -> 'category',
+                'brand', r -> 'brand', 'price', shopsh_hundredths_text((r ->> 'price_minor')::bigint) || ' USD',
+                'discount', shopsh_hundredths_text((r ->> 'discount_hundredths')::bigint), 'stock', r -> 'stock',
+                'rating', shopsh_hundredths_text((r ->> 'rating_hundredths')::bigint), 'tags', shopsh_tags_list(r ->> 'tags'),
+                'minimum_order_quantity', r -> 'minimum_order_quantity')
+            WHEN 'users' THEN jsonb_build_object(
+                'username', r -> 'username', 'email', r -> 'email', 'first_name', r -> 'first_name',
+                'last_name', r -> 'last_name', 'phone', r -> 'phone', 'role', r -> 'role', 'status', r -> 'status')
+            WHEN 'basket_lines' THEN jsonb_build_object('product', r -> 'product_id', 'quantity', r -> 'quantity')
+            ELSE r - 'created_at' - 'updated_at' - 'added_at'
+        END
+        $$
+        """
+
     /// Three statement triggers a table (transition tables take one event each).
-    package static var triggers: [String] {
-        auditedTables.flatMap { table in
-            [
-                "CREATE TRIGGER shopsh_audit_insert AFTER INSERT ON \(table) REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
-                "CREATE TRIGGER shopsh_audit_update AFTER UPDATE ON \(table) REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
-                "CREATE TRIGGER shopsh_audit_delete AFTER DELETE ON \(table) REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
-            ]
-        }
+    package static var triggers: [String] { auditedTables.flatMap(triggers(on:)) }
+
+    /// The three audit triggers of `table` (a constant name).
+    package static func triggers(on table: String) -> [String] {
+        [
+            "CREATE TRIGGER shopsh_audit_insert AFTER INSERT ON \(table) REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
+            "CREATE TRIGGER shopsh_audit_update AFTER UPDATE ON \(table) REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
+            "CREATE TRIGGER shopsh_audit_delete AFTER DELETE ON \(table) REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_statement()",
+        ]
     }
 
     /// The audit row (at most one) of one changed row of `source`: `before`/`after` are the row's

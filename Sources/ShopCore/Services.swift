@@ -6,6 +6,8 @@ public struct ShopServices: Sendable {
     public var baskets: any BasketService
     public var favorites: any FavoritesService
     public var users: any UserService
+    /// Customers' saved addresses.
+    public var addresses: any AddressService
     public var orders: any OrderService
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
@@ -16,12 +18,13 @@ public struct ShopServices: Sendable {
     public var clock: ShopClock
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
-                users: any UserService, orders: any OrderService, currencies: any CurrencyService,
+                users: any UserService, addresses: any AddressService, orders: any OrderService, currencies: any CurrencyService,
                 audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
         self.users = users
+        self.addresses = addresses
         self.orders = orders
         self.currencies = currencies
         self.audit = audit

@@ -22,6 +22,8 @@ final class PostgresSeeder: ShopSeeder {
                                                     "minimum_order_quantity", "created_at", "updated_at"])
     private var users = JSONRecords("users", ["id", "username", "email", "first_name", "last_name", "phone", "role", "status",
                                               "password_hash", "created_at"])
+    private var addresses = JSONRecords("addresses", ["user_id", "name", "line1", "line2", "city", "state", "postal_code", "country",
+                                                      "phone", "default_shipping", "default_billing", "created_at"])
     private var orders = JSONRecords("orders", ["id", "user_id", "customer", "status", "currency", "total_minor",
                                                 "discounted_total_minor", "created_at", "updated_at"])
     private var orderLines = JSONRecords("order_lines", ["order_id", "line_number", "product_id", "sku", "title",
@@ -56,6 +58,11 @@ final class PostgresSeeder: ShopSeeder {
     func addUser(_ user: SeedUser) throws {
         users.row([String(user.id), user.fields.username, user.fields.email, user.fields.firstName, user.fields.lastName,
                    user.fields.phone, user.fields.role.rawValue, user.status.rawValue, user.passwordHash, now])
+        if let address = user.address {
+            // A customer's one address is their default for both uses.
+            addresses.row([String(user.id), address.name, address.line1, address.line2, address.city, address.state, address.postalCode,
+                           address.country, address.phone, "true", "true", now])
+        }
     }
 
     func addBasketLine(user: Int64, product: Int64, quantity: Int) throws {
@@ -156,7 +163,7 @@ final class PostgresSeeder: ShopSeeder {
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
         try await Self.setStockContext(connection, .opening, order: nil, note: nil, at: openingStamp, logger: logger)
-        for records in [products, users, baskets, favorites, orders, orderLines, currencies, rateRows] {
+        for records in [products, users, addresses, baskets, favorites, orders, orderLines, currencies, rateRows] {
             for statement in records.statements {
                 try await connection.query(statement, logger: logger)
             }

@@ -140,6 +140,7 @@ public final class PostgresStore: ShopStore {
                      baskets: PostgresBasketService(database: database),
                      favorites: PostgresFavoritesService(database: database),
                      users: PostgresUserService(database: database),
+                     addresses: PostgresAddressService(database: database),
                      orders: PostgresOrderService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),

@@ -29,7 +29,7 @@ struct SQLiteAddressService: AddressService {
             }
             // The first address is the default for both uses.
             let uses = existing.isEmpty ? Set(AddressUse.allCases) : defaults
-            for use in uses { try Self.clearDefault(db, userID: customer.id, use: use) }
+            for use in uses { try clearDefault(db, userID: customer.id, use: use, action: "add") }
             try db.execute(sql: """
                 INSERT INTO addresses (user_id, name, line1, line2, city, state, postal_code, country, phone,
                                        default_shipping, default_billing, created_at)
@@ -75,7 +75,7 @@ struct SQLiteAddressService: AddressService {
             let customer = try SQLiteUserLookup.find(db, user)
             let before = try Self.find(db, id, userID: customer.id, user: user)
             guard !before.defaults.contains(use) else { return before }
-            try Self.clearDefault(db, userID: customer.id, use: use)
+            try clearDefault(db, userID: customer.id, use: use, action: "default")
             try db.execute(sql: "UPDATE addresses SET \(Self.defaultColumn(use)) = 1 WHERE id = ?", arguments: [id])
             let after = try Self.find(db, id, userID: customer.id, user: user)
             try audit(.address("default", userID: customer.id, before: before, after: after), db)
@@ -87,9 +87,18 @@ struct SQLiteAddressService: AddressService {
 
     static func defaultColumn(_ use: AddressUse) -> String { use == .shipping ? "default_shipping" : "default_billing" }
 
-    static func clearDefault(_ db: Database, userID: Int64, use: AddressUse) throws {
-        try db.execute(sql: "UPDATE addresses SET \(defaultColumn(use)) = 0 WHERE user_id = ? AND \(defaultColumn(use)) = 1",
-                       arguments: [userID])
+    /// Takes the customer's default for `use` from the address that has it, auditing that
+    /// change under the command's `action` (as the server's triggers do on PostgreSQL).
+    private func clearDefault(_ db: Database, userID: Int64, use: AddressUse, action: String) throws {
+        let column = Self.defaultColumn(use)
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM addresses WHERE user_id = ? AND \(column) = 1", arguments: [userID]) else {
+            return
+        }
+        let before = Self.address(row)
+        try db.execute(sql: "UPDATE addresses SET \(column) = 0 WHERE id = ?", arguments: [before.id])
+        var after = before
+        after.defaults.remove(use)
+        try audit(.address(action, userID: userID, before: before, after: after), db)
     }
 
     static func all(_ db: Database, userID: Int64) throws -> [CustomerAddress] {

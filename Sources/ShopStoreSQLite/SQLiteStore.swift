@@ -142,6 +142,7 @@ public final class SQLiteStore: ShopStore, Sendable {
                      baskets: SQLiteBasketService(database: database, clock: clock),
                      favorites: SQLiteFavoritesService(database: database, clock: clock),
                      users: SQLiteUserService(database: database, clock: clock),
+                     addresses: SQLiteAddressService(database: database, clock: clock),
                      orders: SQLiteOrderService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
                      audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
     }

@@ -1,5 +1,5 @@
-// MaskedServices: the services as a viewer sees them: customers' emails and phones masked
-// (PersonalDataMask) in users, baskets, completions and the audit log. On PostgreSQL the server's
+// MaskedServices: the services as a viewer sees them: customers' emails, phones and addresses
+// masked (PersonalDataMask) in users, addresses, baskets, completions and the audit log. On PostgreSQL the server's
 // masking views already hide them; this layer makes every store show a viewer the same thing.
 
 extension ShopServices {
@@ -8,9 +8,32 @@ extension ShopServices {
         guard role.seesMaskedPersonalData else { return self }
         var masked = self
         masked.users = MaskedUserService(base: users)
+        masked.addresses = MaskedAddressService(base: addresses)
         masked.baskets = MaskedBasketService(base: baskets)
         masked.audit = MaskedAuditService(base: audit)
         masked.completions = completions.map { MaskedCompletionSource(base: $0) }
+        return masked
+    }
+}
+
+struct MaskedAddressService: AddressService {
+    let base: any AddressService
+
+    func addresses(_ user: String) async throws -> [CustomerAddress] { try await base.addresses(user).map(Self.mask) }
+    func addAddress(_ user: String, _ address: PostalAddress, defaults: Set<AddressUse>) async throws -> CustomerAddress {
+        Self.mask(try await base.addAddress(user, address, defaults: defaults))
+    }
+    func updateAddress(_ user: String, _ id: Int64, _ changes: AddressChanges) async throws -> CustomerAddress {
+        Self.mask(try await base.updateAddress(user, id, changes))
+    }
+    func removeAddress(_ user: String, _ id: Int64) async throws -> CustomerAddress { Self.mask(try await base.removeAddress(user, id)) }
+    func setDefaultAddress(_ user: String, _ id: Int64, for use: AddressUse) async throws -> CustomerAddress {
+        Self.mask(try await base.setDefaultAddress(user, id, for: use))
+    }
+
+    static func mask(_ saved: CustomerAddress) -> CustomerAddress {
+        var masked = saved
+        masked.address = PersonalDataMask.address(saved.address)
         return masked
     }
 }

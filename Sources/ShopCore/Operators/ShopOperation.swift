@@ -10,6 +10,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case setOrderStatus
     /// Returning units of an order and refunding money (`orders return`, `orders refund`).
     case refundOrder
+    /// Adding, changing, removing a customer's saved address or making it a default (`users address`).
+    case editAddress
     case addProduct, updateProduct, deleteProduct, adjustStock, importProducts
     case importRates
     case addUser, updateUser, setUserStatus, setPassword, deleteUser
@@ -25,7 +27,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .revertChange:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .editAddress, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
@@ -47,6 +49,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .toggleFavorite: return "toggling a favourite"
         case .setOrderStatus: return "changing an order's status"
         case .refundOrder: return "refunding an order"
+        case .editAddress: return "changing an address"
         case .addProduct: return "adding a product"
         case .updateProduct: return "updating a product"
         case .deleteProduct: return "deleting a product"
