@@ -48,6 +48,7 @@ import TestSupport
         ("orders refund", "orders refund DELIVERED_ORDER --amount 0.01 --reason goodwill"),
         ("users list", "users list --limit 2"),
         ("users show", "users show emilys"),
+        ("users address", "users address emilys add --line1 '1 High Street' --city York --country GB"),
         ("users top", "users top --since 30d"),
         ("users add", "users add --username zed --email zed@example.com --first-name Zed --last-name Z"),
         ("users update", "users update zed --phone 123"),

@@ -27,6 +27,8 @@ import Testing
         ("orders show 1", "orders show 12"),
         ("users list --role admin --search em", "users list --role user --search jo"),
         ("users show 1 -o json", "users show emilys -o table"),
+        ("users address 1 list -o json", "users address emilys list -o csv"),
+        ("users address 1 update 2 --city York", "users address emilys update 7 --city 'New York'"),
         ("favorites add 1 2", "favorites add emilys 7"),
         ("favorites top --limit 3", "favorites top --limit 10"),
         ("currency convert 100 USD JPY", "currency convert 5.5 EUR KWD"),

@@ -1,5 +1,5 @@
 // UsersCommand: the `users` plugin: customers and staff (list, show, add, update, disable,
-// enable, passwd, check-password, delete). Passwords are never arguments, never printed.
+// enable, passwd, check-password, delete, top) and customers' saved addresses (address). Passwords are never arguments, never printed.
 
 import ArgumentParser
 import ShellKit
@@ -14,5 +14,5 @@ struct UsersCommand: ParsableCommand {
         abstract: "Look up and manage customers and staff.",
         discussion: "USER is an id, a username or an email (case-insensitive).",
         subcommands: [List.self, Show.self, Add.self, Update.self, Disable.self,
-                      Enable.self, Passwd.self, CheckPassword.self, Delete.self, Top.self])
+                      Enable.self, Passwd.self, CheckPassword.self, Delete.self, Top.self, Address.self])
 }

@@ -15,10 +15,16 @@ public protocol ShellCommand: ParsableCommand {
     /// a command the operator's role or a read-only session may not run before it starts; the
     /// store refuses it again on its own.
     static var operation: ShopOperation? { get }
+
+    /// The change this invocation makes: `operation`, unless a command that also reads decides
+    /// per invocation (`users address USER list` changes nothing, so any role may run it).
+    var invocationOperation: ShopOperation? { get }
 }
 
 extension ShellCommand {
     public static var operation: ShopOperation? { nil }
+
+    public var invocationOperation: ShopOperation? { Self.operation }
 
     /// The least role that may run this command (nil: any role, for a command that only reads).
     public static var neededRole: OperatorRole? { operation?.leastRole }

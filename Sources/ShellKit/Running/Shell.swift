@@ -157,7 +157,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
             if let command = parsed as? any ShellCommand {
                 let type = type(of: command)
                 context.command = (root, type)
-                if let needed = type.neededRole,
+                if let needed = command.invocationOperation?.leastRole,
                    let refusal = session.identity.refusal(of: context.commandPath, needs: needed) { throw refusal }
                 let audit = AuditContext(command: Self.auditText(words), operatorIdentity: session.identity)
                 try await AuditContext.$current.withValue(audit) { try await command.run(in: context) }
@@ -308,7 +308,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         guard case .success(let parsed)? = parser.parseCommand(words)?.result, let command = parsed as? any ShellCommand else {
             return nil
         }
-        return type(of: command).neededRole
+        return command.invocationOperation?.leastRole
     }
 
     public func promptOutcome(of line: String) -> CommandOutcome? { promptOutcomes[line] }
