@@ -13,6 +13,8 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
     // shopsh_checkout (PostgresServerRules; details since PostgresRefusingSchema).
     case checkoutNoCustomer = "SHC01", checkoutDisabled = "SHC02", checkoutEmpty = "SHC03"
     case checkoutShortOfStock = "SHC04", checkoutOrderIDsTaken = "SHC05"
+    // shopsh_checkout(customer, address) (PostgresAddressSchema; the client checks first and words it).
+    case checkoutNoAddress = "SHC06"
     // shopsh_set_order_status (worded by PostgresOrderService, which knows the order).
     case noSuchOrder = "SHO01", notAllowedMove = "SHO02"
     // shopsh_return_units and shopsh_refund (PostgresRefundSchema; worded by PostgresOrderService
@@ -33,6 +35,7 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
         case .checkoutEmpty: return "the basket is empty"
         case .checkoutShortOfStock: return "not enough stock"
         case .checkoutOrderIDsTaken: return "no free order id"
+        case .checkoutNoAddress: return "the customer has no such address"
         case .noSuchOrder: return "no such order"
         case .notAllowedMove: return "an order moves only along the status machine"
         case .notRefundable: return "only paid, shipped or delivered orders take returns and refunds"
@@ -102,6 +105,8 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
             return BasketRules.stockTaken(sku: sku, title: title)
         case .checkoutOrderIDsTaken:
             return .conflict("checking out: other checkouts kept taking the next order id; try again")
+        case .checkoutNoAddress:
+            return .notFound("the address was removed meanwhile; nothing was changed")
         case .noSuchOrder, .notAllowedMove, .notRefundable, .badReason, .noSuchLine, .unitsLeft, .amountLeft, .stockFull:
             return nil
         }

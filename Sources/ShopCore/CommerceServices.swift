@@ -33,11 +33,18 @@ public protocol BasketService: Sendable {
     func removeFromBasket(_ user: String, product: String) async throws
     /// Empties the basket; returns how many lines it had.
     func clearBasket(_ user: String) async throws -> Int
-    /// Turns the basket into an order in one transaction (see `OrderService`).
-    func checkout(_ user: String) async throws -> Order
+    /// Turns the basket into an order in one transaction (see `OrderService`). The order keeps a
+    /// copy of where it goes: the customer's address `shipTo` (one of theirs, else nothing
+    /// changes and `AddressLookup.notFound` says so), or their default shipping address when nil.
+    func checkout(_ user: String, shipTo: Int64?) async throws -> Order
     /// Every non-empty basket, by user id, streaming (`BasketSummary.Collector`): a store never
     /// holds them all. `body` may throw to stop early.
     func listBaskets(_ body: (BasketSummary) throws -> Void) async throws
+}
+
+extension BasketService {
+    /// Checks the basket out to the customer's default shipping address.
+    public func checkout(_ user: String) async throws -> Order { try await checkout(user, shipTo: nil) }
 }
 
 /// A favourite with its product.
@@ -150,20 +157,32 @@ public struct OrderFilter: Hashable, Sendable {
     public var status: OrderStatus?
     public var since: String?
     public var until: String?
+    /// Orders going to this country (ISO 3166-1 alpha-2, upper case: `AddressRules.country`).
+    public var country: String?
+    /// Orders going to this city (any case).
+    public var city: String?
 
-    public init(user: String? = nil, status: OrderStatus? = nil, since: String? = nil, until: String? = nil) {
+    public init(user: String? = nil, status: OrderStatus? = nil, since: String? = nil, until: String? = nil,
+                country: String? = nil, city: String? = nil) {
         self.user = user
         self.status = status
         self.since = since
         self.until = until
+        self.country = country
+        self.city = city
     }
 }
 
 extension OrderFilter {
+    /// Whether the filter picks orders by what a day's sums do not keep (the customer, where the
+    /// order goes): the store must read the orders themselves.
+    public var picksByOrder: Bool { user != nil || country != nil || city != nil }
+
     /// Refuses days that do not exist and a range that ends before it starts (wording for any caller:
     /// a command checks its own flags first, see `check(since:until:)`).
     public func check() throws(ShopError) {
         try Self.check(since: (since, "the first day"), until: (until, "the last day"))
+        if let country { _ = try AddressRules.country(country) }
     }
 
     /// The same with each day named as the caller calls it (`--since`).

@@ -56,10 +56,13 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var lines: [OrderLine]
     /// The order's refunds, oldest first (filled in where an order is read whole, as lines are).
     public var refunds: [OrderRefund]
+    /// Where the order goes: the customer's address as it was at checkout (nil: they had none).
+    public var shipTo: PostalAddress?
 
     public init(id: Int64, userID: Int64?, customer: String, status: OrderStatus, total: Money, discountedTotal: Money,
                 refunded: Money? = nil, createdAt: String, updatedAt: String, lines: [OrderLine] = [],
-                refunds: [OrderRefund] = []) {
+                refunds: [OrderRefund] = [], shipTo: PostalAddress? = nil) {
+        self.shipTo = shipTo
         self.refunded = refunded ?? .zero(total.currency)
         self.refunds = refunds
         self.id = id

@@ -13,7 +13,7 @@ struct PostgresAddressService: AddressService {
     static let columns = "id, user_id, name, line1, line2, city, state, postal_code, country, phone, default_shipping, default_billing"
 
     /// Where addresses are read: masked for a viewer (constant SQL).
-    var source: String { database.usersSource == "users_masked" ? "addresses_masked" : "addresses" }
+    var source: String { database.session.addressesSource }
 
     func addresses(_ user: String) async throws -> [CustomerAddress] {
         try await database.read("reading addresses") { connection in

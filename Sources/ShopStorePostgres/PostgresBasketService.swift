@@ -150,9 +150,9 @@ struct PostgresBasketService: BasketService {
         }
     }
 
-    func checkout(_ user: String) async throws -> Order {
+    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
         try await database.write(.checkout, action: "checkout") { connection in
-            try await Self.checkout(connection, user, usersSource: database.usersSource, logger: database.logger)
+            try await Self.checkout(connection, user, shipTo: shipTo, database: database)
         }
     }
 
@@ -263,8 +263,18 @@ struct PostgresBasketService: BasketService {
     /// the lines, takes the stock, writes the order and its audit row, and empties the basket; a
     /// product whose stock another checkout took meanwhile undoes everything). Runs inside the
     /// caller's transaction: any error leaves everything unchanged.
-    static func checkout(_ connection: PostgresConnection, _ user: String, usersSource: String, logger: Logger) async throws -> Order {
-        let customer = try await PostgresUserLookup.find(connection, user, source: usersSource, logger: logger)
+    static func checkout(_ connection: PostgresConnection, _ user: String, shipTo: Int64?, database: PostgresDatabase) async throws -> Order {
+        let logger = database.logger
+        let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
+        if let shipTo {
+            var found = false
+            for try await _ in try await connection.query("""
+                SELECT 1 FROM \(unescaped: database.session.addressesSource) WHERE user_id = \(customer.id) AND id = \(shipTo)
+                """, logger: logger) {
+                found = true
+            }
+            guard found else { throw AddressLookup.notFound(shipTo, user: customer.username) }
+        }
         var lines: [BasketLine] = []
         // A concurrent checkout of the same basket waits here, then finds its lines gone.
         for try await row in try await connection.query("""
@@ -287,11 +297,12 @@ struct PostgresBasketService: BasketService {
         // A refusal (PostgresRefusal's SHC codes: a product another checkout emptied meanwhile)
         // is worded from its detail where PostgresErrors maps the server's error.
         var orderID: Int64?
-        for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id))", logger: logger).decode(Int64.self) {
+        for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id), \(shipTo))", logger: logger)
+            .decode(Int64.self) {
             orderID = id
         }
         guard let orderID else { throw ShopError.storage("checking out: the server made no order") }
-        return try await PostgresOrderService.find(connection, orderID, logger: logger)
+        return try await PostgresOrderService.find(connection, orderID, addresses: database.orderAddressesSource, logger: logger)
     }
 
     // MARK: - Rows and rules

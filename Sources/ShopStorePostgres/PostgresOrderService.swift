@@ -17,12 +17,19 @@ struct PostgresOrderService: OrderService {
     static let columns = """
         o.id, o.user_id, o.status, o.currency, COALESCE(c.minor_units, 2)::integer, o.total_minor,
         o.discounted_total_minor, floor(extract(epoch FROM o.created_at))::bigint,
-        floor(extract(epoch FROM o.updated_at))::bigint, o.customer, o.refunded_minor
+        floor(extract(epoch FROM o.updated_at))::bigint, o.customer, o.refunded_minor,
+        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone
         """
-    static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
+
+    /// The orders with their currencies and where they go, read from `addresses` (the session's
+    /// `orderAddressesSource`: constant SQL).
+    static func from(_ addresses: String) -> String {
+        " FROM orders o LEFT JOIN currencies c ON c.code = o.currency LEFT JOIN \(addresses) a ON a.order_id = o.id"
+    }
 
     /// An order (without lines) as `columns` decode.
-    typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String, Int64)
+    typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String, Int64,
+                          String?, String?, String?, String?, String?, String?, String?, String?)
 
     /// Statuses in the order of an order's life, for sorting and grouping.
     static let statusRank = OrderStatusSQL.rank("o.status")
@@ -46,7 +53,7 @@ struct PostgresOrderService: OrderService {
         let limit = page.limit.map { max(0, $0) }
         let offset = max(0, page.offset)
         try await database.forEachRow("listing orders", query: { connection in
-            let parts = try await FilterParts(connection, filter, usersSource: database.usersSource, logger: database.logger)
+            let parts = try await FilterParts(connection, filter, database: database)
             return parts.query(select: Self.columns, tail: "ORDER BY " + terms, limit: limit, offset: offset)
         }) { row in
             try body(try Self.order(try row.decode(OrderRow.self)))
@@ -55,7 +62,7 @@ struct PostgresOrderService: OrderService {
 
     func order(_ id: Int64) async throws -> Order {
         try await database.read("reading an order") { connection in
-            try await Self.find(connection, id, logger: database.logger)
+            try await Self.find(connection, id, addresses: database.orderAddressesSource, logger: database.logger)
         }
     }
 
@@ -65,7 +72,7 @@ struct PostgresOrderService: OrderService {
     func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
         try await database.write(.setOrderStatus, action: "status") { connection in
             let logger = database.logger
-            let order = try await Self.find(connection, id, logger: logger)
+            let order = try await Self.find(connection, id, addresses: database.orderAddressesSource, logger: logger)
             try order.status.checkMove(to: status, order: id)
             if status == .cancelled { try RefundRules.checkCancel(order) }
             do {
@@ -77,7 +84,7 @@ struct PostgresOrderService: OrderService {
                 default: throw error
                 }
             }
-            return try await Self.find(connection, id, logger: logger)
+            return try await Self.find(connection, id, addresses: database.orderAddressesSource, logger: logger)
         }
     }
 
@@ -121,7 +128,7 @@ struct PostgresOrderService: OrderService {
                            reword: (Order) throws -> Void) async throws -> OrderRefund {
         do {
             return try await database.write(.refundOrder, action: "refund") { connection in
-                let order = try await Self.find(connection, orderID, logger: database.logger)
+                let order = try await Self.find(connection, orderID, addresses: database.orderAddressesSource, logger: database.logger)
                 let refundID: Int64?
                 do {
                     refundID = try await call(connection, order)
@@ -131,7 +138,7 @@ struct PostgresOrderService: OrderService {
                     throw ShopError.conflict(Self.refusedMarker)
                 }
                 guard let refundID else { throw ShopError.storage("the server gave no refund back") }
-                let after = try await Self.find(connection, orderID, logger: database.logger)
+                let after = try await Self.find(connection, orderID, addresses: database.orderAddressesSource, logger: database.logger)
                 guard let refund = after.refunds.first(where: { $0.id == refundID }) else {
                     throw ShopError.storage("the server's refund \(refundID) is not on order \(orderID)")
                 }
@@ -152,7 +159,7 @@ struct PostgresOrderService: OrderService {
         let shape = RefundStatsShape.of(query.grouping.stored, day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
                                         noID: "NULL::bigint", noTitle: "NULL::text")
         return try await database.read("counting refunds") { connection in
-            let parts = try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
+            let parts = try await FilterParts(connection, query.filter, database: database)
             let statement: PostgresQuery = """
                 SELECT \(unescaped: shape.labels), o.currency, COALESCE(max(c.minor_units), 2)::integer,
                        sum(r.amount_minor)::bigint, sum(r.quantity)::bigint
@@ -175,19 +182,19 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days and statuses come from `sales_days` (unless the filter names a customer); other
+    /// Days and statuses come from `sales_days` (unless the filter names a customer or a place); other
     /// groupings read the orders, or their lines with their products' categories.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let fromDays = (grouping == .day || grouping == .status) && query.filter.user == nil
+        let fromDays = (grouping == .day || grouping == .status) && !query.filter.picksByOrder
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try await database.read("counting orders") { connection in
             let statement = fromDays
                 ? Self.daysQuery(grouping, query, tail: tail)
-                : try await FilterParts(connection, query.filter, usersSource: database.usersSource, logger: database.logger)
+                : try await FilterParts(connection, query.filter, database: database)
                     .statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
             var stats: [OrderStatsRow] = []
             for try await row in try await connection.query(statement, logger: database.logger)
@@ -252,10 +259,10 @@ struct PostgresOrderService: OrderService {
     // MARK: - Shared SQL (checkout reads its new order back through this)
 
     /// The order `id` with its lines.
-    static func find(_ connection: PostgresConnection, _ id: Int64, logger: Logger) async throws -> Order {
+    static func find(_ connection: PostgresConnection, _ id: Int64, addresses: String, logger: Logger) async throws -> Order {
         var found: Order?
         for try await row in try await connection.query(
-            "SELECT \(unescaped: columns)\(unescaped: from) WHERE o.id = \(id)", logger: logger
+            "SELECT \(unescaped: columns)\(unescaped: from(addresses)) WHERE o.id = \(id)", logger: logger
         ).decode(OrderRow.self) {
             found = try order(row)
         }
@@ -291,7 +298,11 @@ struct PostgresOrderService: OrderService {
                      total: Money(minorUnits: row.5, currency: currency),
                      discountedTotal: Money(minorUnits: row.6, currency: currency),
                      refunded: Money(minorUnits: row.10, currency: currency),
-                     createdAt: ShopClock.timestamp(row.7), updatedAt: ShopClock.timestamp(row.8))
+                     createdAt: ShopClock.timestamp(row.7), updatedAt: ShopClock.timestamp(row.8),
+                     shipTo: row.12.map { line1 in
+                         PostalAddress(name: row.11 ?? "", line1: line1, line2: row.13 ?? "", city: row.14 ?? "", state: row.15 ?? "",
+                                       postalCode: row.16 ?? "", country: row.17 ?? "", phone: row.18)
+                     })
     }
 
     /// A filter's values, each nil when the filter does not use it (the SQL tests `IS NULL`).
@@ -303,8 +314,16 @@ struct PostgresOrderService: OrderService {
         var status: String?
         var since: String?
         var before: String?
+        var country: String?
+        var city: String?
+        /// Where the orders' addresses are read (constant SQL).
+        var addresses: String
 
-        init(_ connection: PostgresConnection, _ filter: OrderFilter, usersSource: String, logger: Logger) async throws {
+        init(_ connection: PostgresConnection, _ filter: OrderFilter, database: PostgresDatabase) async throws {
+            let usersSource = database.usersSource, logger = database.logger
+            addresses = database.orderAddressesSource
+            country = filter.country
+            city = filter.city?.trimmingASCIISpaces
             if let reference = filter.user {
                 do {
                     userID = try await PostgresUserLookup.find(connection, reference, source: usersSource, logger: logger).id
@@ -346,6 +365,8 @@ struct PostgresOrderService: OrderService {
                   AND (\(status)::text IS NULL OR o.status = \(status))
                   AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
                   AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
+                  AND (\(country)::text IS NULL OR o.id IN (SELECT order_id FROM \(unescaped: addresses) WHERE country = \(country)))
+                  AND (\(city)::text IS NULL OR o.id IN (SELECT order_id FROM \(unescaped: addresses) WHERE lower(city) = lower(\(city))))
                   AND (\(countsCancelled) OR o.status <> 'cancelled')
                 GROUP BY \(unescaped: shape.group) \(unescaped: tail)) g
             LEFT JOIN currencies c ON c.code = g.currency
@@ -356,12 +377,14 @@ struct PostgresOrderService: OrderService {
         /// filter's values, the limit and the offset bound; `select` and `tail` are constant SQL.
         func query(select: String, tail: String, limit: Int? = nil, offset: Int = 0) -> PostgresQuery {
             """
-            SELECT \(unescaped: select)\(unescaped: PostgresOrderService.from)
+            SELECT \(unescaped: select)\(unescaped: PostgresOrderService.from(addresses))
             WHERE (\(userID)::bigint IS NULL OR o.user_id = \(userID))
               AND (\(customer)::text IS NULL OR lower(o.customer) = lower(\(customer)))
               AND (\(status)::text IS NULL OR o.status = \(status))
               AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
               AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
+              AND (\(country)::text IS NULL OR a.country = \(country))
+              AND (\(city)::text IS NULL OR lower(a.city) = lower(\(city)))
             \(unescaped: tail)
             LIMIT \(limit) OFFSET \(offset)
             """

@@ -3,11 +3,12 @@
 // the server itself refuse what a role may not do, also to someone who connects with psql:
 //
 //   role     reads                                         changes
-//   viewer   every table but users, addresses and          nothing
-//            audit_log, and users_masked / addresses_masked
-//            / audit_log_masked instead
+//   viewer   every table but users, addresses,             nothing
+//            order_addresses and audit_log, and users_masked
+//            / addresses_masked / order_addresses_masked /
+//            audit_log_masked instead
 //   support  + users (all but password_hash), addresses,   + basket_lines, favorites, addresses; orders
-//            audit_log                                     only through
+//            order_addresses, audit_log                    only through
 //                                                          shopsh_checkout (a customer's basket at the
 //                                                          catalogue's prices) and shopsh_set_order_status
 //                                                          (the status machine; cancelling restocks)
@@ -28,7 +29,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -47,7 +48,7 @@ public enum PostgresRoles {
         case .addToBasket: return [.on("basket_lines", "INSERT", "UPDATE"), lockBasket]
         case .setBasketQuantity: return [.on("basket_lines", "INSERT", "UPDATE", "DELETE"), lockBasket]
         case .removeFromBasket, .clearBasket: return [.on("basket_lines", "DELETE"), lockBasket]
-        case .checkout: return [.execute("shopsh_checkout(BIGINT)"), lockBasket]
+        case .checkout: return [.execute(PostgresAddressSchema.checkoutSignature), lockBasket]
         case .addFavorite: return [.on("favorites", "INSERT")]
         case .removeFavorite: return [.on("favorites", "DELETE")]
         case .toggleFavorite: return [.on("favorites", "INSERT", "DELETE")]
@@ -119,6 +120,10 @@ public enum PostgresRoles {
         return names.joined(separator: ", ")
     }
 
+    /// Functions a role could call before a later migration replaced them: their grants are
+    /// revoked too (shopsh_checkout(BIGINT) became shopsh_checkout_basket in migration 14).
+    static let retiredFunctions = "shopsh_checkout_basket(BIGINT)"
+
     /// The three group roles, weakest first, for statements (constant SQL).
     static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
 
@@ -148,19 +153,20 @@ public enum PostgresRoles {
         let admin = OperatorRole.admin.serverRoleName
         return [
             // Start from nothing, so that running it again re-applies exactly these grants.
-            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked, addresses_masked FROM \(groupRoles)",
-            "REVOKE ALL ON FUNCTION \(grantedFunctions) FROM \(groupRoles)",
+            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked FROM \(groupRoles)",
+            "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, currencies, currency_rates,
-                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked TO \(viewer)
+                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked
+                         TO \(viewer)
             """,
             // support: reads the customers' data (never a password hash) and the audit log.
             // Nobody writes the audit log: the server does.
             "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",
             "GRANT SELECT ON audit_log TO \(support)",
             // support: customers' saved addresses in full (a viewer reads addresses_masked).
-            "GRANT SELECT ON addresses TO \(support)",
+            "GRANT SELECT ON addresses, order_addresses TO \(support)",
             // admin: reads everything, password hashes too.
             "GRANT SELECT ON \(shopTables) TO \(admin)",
             // Changes: what ShopCore's table of roles lets each role do.

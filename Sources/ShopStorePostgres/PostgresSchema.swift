@@ -19,11 +19,11 @@ struct PostgresMigration: Sendable {
 enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "order_refunds", "stock_ledger", "stock_context", "addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "order_stock",
+                             "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "order_stock",
                              "operation_in_progress", "search_vocabulary", "sales_days", "command_names"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
-    static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked"]
+    static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked"]
 
     /// The migrations, oldest first; `version` counts from 1 (0 is the lock row).
     static let migrations: [PostgresMigration] = [

@@ -186,6 +186,7 @@ final class PostgresSeeder: ShopSeeder {
                 """, logger: logger)
             // Seeded orders have taken their stock (what cancelling them gives back).
             try await connection.query(PostgresQuery(unsafeSQL: PostgresAuditSchema.takenByOrders), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: SeedOrderAddressSQL.copyDefaults), logger: logger)
         }
         let values = SeedRefundSQL.Values(order: "$1::bigint", line: "$2::integer", quantity: "$3::integer", restock: "$4::boolean",
                                           goodwill: "$5::bigint", reason: "$6::text", at: "$7::timestamptz")

@@ -46,4 +46,10 @@ final class PostgresSession: Sendable {
     /// Where user rows are read: the `users_masked` view for a viewer, else the `users` table.
     /// Constant SQL (one of two names), never a value.
     var usersSource: String { readsMaskedUsers ? "users_masked" : "users" }
+
+    /// Where customers' saved addresses are read (constant SQL, as `usersSource`).
+    var addressesSource: String { readsMaskedUsers ? "addresses_masked" : "addresses" }
+
+    /// Where orders' addresses are read (constant SQL, as `usersSource`).
+    var orderAddressesSource: String { readsMaskedUsers ? "order_addresses_masked" : "order_addresses" }
 }

@@ -96,10 +96,10 @@ struct SQLiteBasketService: BasketService {
         }
     }
 
-    func checkout(_ user: String) async throws -> Order {
+    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
         try database.shopWrite { db in
             let now = clock.timestamp()
-            let order = try Self.checkout(db, user, now: now)
+            let order = try Self.checkout(db, user, shipTo: shipTo, now: now)
             try SQLiteAuditLog.record(.checkout(order), in: db, at: now)
             return order
         }
@@ -129,10 +129,15 @@ struct SQLiteBasketService: BasketService {
 
     // MARK: - Checkout
 
-    /// Checks and takes every line's stock, writes the order with its lines as sold and empties
-    /// the basket. Runs inside the caller's transaction: any error leaves everything unchanged.
-    static func checkout(_ db: Database, _ user: String, now: String) throws -> Order {
+    /// Checks and takes every line's stock, writes the order with its lines as sold and where it
+    /// goes (the customer's address `shipTo`, or their default shipping address), and empties the
+    /// basket. Runs inside the caller's transaction: any error leaves everything unchanged.
+    static func checkout(_ db: Database, _ user: String, shipTo: Int64? = nil, now: String) throws -> Order {
         let customer = try SQLiteUserLookup.find(db, user)
+        let destination = try Int64.fetchOne(db, sql: """
+            SELECT id FROM addresses WHERE user_id = ? AND (id = ? OR (? IS NULL AND default_shipping = 1))
+            """, arguments: [customer.id, shipTo, shipTo])
+        if let shipTo, destination == nil { throw AddressLookup.notFound(shipTo, user: customer.username) }
         let rows = try Row.fetchAll(db, sql: """
             SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.stock
             FROM basket_lines b JOIN products p ON p.id = b.product_id
@@ -171,6 +176,12 @@ struct SQLiteBasketService: BasketService {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [orderID, index + 1, line.productID, line.sku, line.title, line.unitPrice.minorUnits,
                                  line.discount.hundredths, line.quantity])
+        }
+        if let destination {
+            try db.execute(sql: """
+                INSERT INTO order_addresses (order_id, name, line1, line2, city, state, postal_code, country, phone)
+                SELECT ?, name, line1, line2, city, state, postal_code, country, phone FROM addresses WHERE id = ?
+                """, arguments: [orderID, destination])
         }
         try db.execute(sql: "DELETE FROM basket_lines WHERE user_id = ?", arguments: [customer.id])
         return try SQLiteOrderService.find(db, orderID)

@@ -14,9 +14,10 @@ struct SQLiteOrderService: OrderService {
     /// minor unit comes from the ISO list (2 when the store has none).
     static let columns = """
         o.id, o.user_id, o.status, o.currency, coalesce(c.minor_units, 2), o.total_minor, o.discounted_total_minor,
-        o.created_at, o.updated_at, o.customer, o.refunded_minor
+        o.created_at, o.updated_at, o.customer, o.refunded_minor,
+        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone
         """
-    static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency"
+    static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency LEFT JOIN order_addresses a ON a.order_id = o.id"
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
@@ -138,12 +139,12 @@ struct SQLiteOrderService: OrderService {
         return recorded
     }
 
-    /// Days and statuses come from `sales_days` (unless the filter names a customer); other
+    /// Days and statuses come from `sales_days` (unless the filter names a customer or a place); other
     /// groupings read the orders, or their lines with their products' categories.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let fromDays = (grouping == .day || grouping == .status) && query.filter.user == nil
+        let fromDays = (grouping == .day || grouping == .status) && !query.filter.picksByOrder
         let shape = fromDays ? Self.daysShape(grouping) : Self.ordersShape(grouping)
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
@@ -291,7 +292,16 @@ struct SQLiteOrderService: OrderService {
                      total: Money(minorUnits: row[5], currency: currency),
                      discountedTotal: Money(minorUnits: row[6], currency: currency),
                      refunded: Money(minorUnits: row[10], currency: currency),
-                     createdAt: row[7], updatedAt: row[8])
+                     createdAt: row[7], updatedAt: row[8], shipTo: shipTo(row, from: 11))
+    }
+
+    /// The address of columns `first`… (name, line1, line2, city, state, postal_code, country,
+    /// phone), nil when there is none (a LEFT JOIN that found nothing).
+    static func shipTo(_ row: Row, from first: Int) -> PostalAddress? {
+        guard let line1: String = row[first + 1] else { return nil }
+        return PostalAddress(name: row[first] ?? "", line1: line1, line2: row[first + 2] ?? "", city: row[first + 3] ?? "",
+                             state: row[first + 4] ?? "", postalCode: row[first + 5] ?? "", country: row[first + 6] ?? "",
+                             phone: row[first + 7])
     }
 
     /// ` WHERE …` for `filter`. `user` is an id, username or email; an order of a deleted user is
@@ -315,6 +325,9 @@ struct SQLiteOrderService: OrderService {
         SQLConditions.add("o.status = ?", filter.status.map { $0.rawValue }, to: &conditions, &arguments)
         SQLConditions.add("o.created_at >= ?", filter.since, to: &conditions, &arguments)
         SQLConditions.add("o.created_at < date(?, '+1 day')", filter.until, to: &conditions, &arguments)
+        SQLConditions.add("o.id IN (SELECT order_id FROM order_addresses WHERE country = ?)", filter.country, to: &conditions, &arguments)
+        SQLConditions.add("o.id IN (SELECT order_id FROM order_addresses WHERE city = ? COLLATE NOCASE)",
+                          filter.city?.trimmingASCIISpaces, to: &conditions, &arguments)
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, StatementArguments(arguments))
     }

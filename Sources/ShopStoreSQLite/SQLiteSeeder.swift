@@ -136,6 +136,7 @@ extension SQLiteStore {
             // (a seed's returns name their own).
             let seeder = SQLiteSeeder(db: db, now: now)
             let seeded = try SQLiteStockContext.with(.opening, at: seeder.openingStamp, operator: "demo", in: db) { try body(seeder) }
+            if seeder.keepsAddresses { try db.execute(sql: SeedOrderAddressSQL.copyDefaults) }
             try db.execute(sql: Schema.refillSalesDays)
             for trigger in Schema.salesTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")

@@ -18,7 +18,7 @@ enum Schema {
 
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
-                             "addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "sales_days"]
+                             "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -250,7 +250,7 @@ enum Schema {
             for trigger in stockLedgerTriggers { try db.execute(sql: trigger.sql) }
         }
         // v10: where an order goes (issue 35) — customers' saved addresses (one default per use),
-        // the copy an order keeps from checkout (its ship_* columns, never changed after), the
+        // the copy an order keeps from checkout (order_addresses, never changed after), the
         // shipments of its units with carrier, tracking code and dates, and the team's notes on
         // orders and customers.
         register(10) { db in
@@ -276,15 +276,11 @@ enum Schema {
                 CREATE INDEX addresses_by_user ON addresses(user_id, id);
                 CREATE UNIQUE INDEX addresses_one_default_shipping ON addresses(user_id) WHERE default_shipping = 1;
                 CREATE UNIQUE INDEX addresses_one_default_billing ON addresses(user_id) WHERE default_billing = 1;
-                ALTER TABLE orders ADD COLUMN ship_name TEXT;
-                ALTER TABLE orders ADD COLUMN ship_line1 TEXT;
-                ALTER TABLE orders ADD COLUMN ship_line2 TEXT;
-                ALTER TABLE orders ADD COLUMN ship_city TEXT;
-                ALTER TABLE orders ADD COLUMN ship_state TEXT;
-                ALTER TABLE orders ADD COLUMN ship_postal_code TEXT;
-                ALTER TABLE orders ADD COLUMN ship_country TEXT;
-                ALTER TABLE orders ADD COLUMN ship_phone TEXT;
-                CREATE INDEX orders_by_ship_country ON orders(ship_country, ship_city);
+                CREATE TABLE order_addresses (
+                    order_id    INTEGER PRIMARY KEY REFERENCES orders(id),
+                \(addressColumns)
+                );
+                CREATE INDEX order_addresses_by_place ON order_addresses(country, city COLLATE NOCASE);
                 CREATE TABLE shipments (
                     id            INTEGER PRIMARY KEY,
                     order_id      INTEGER NOT NULL REFERENCES orders(id),

@@ -81,6 +81,83 @@ import TestSupport
     }
 }
 
+extension AddressTests {
+    /// The demo customer emilys as the bundled file has her.
+    static func emily() throws -> [String: Any] {
+        try #require(try bundledUsers().first { $0["username"] as? String == "emilys" })
+    }
+
+    @Test func anOrderKeepsTheAddressItWasPlacedWith() throws {
+        let sandbox = try ShopshSandbox()
+        let bundled = try #require(try Self.emily()["address"] as? [String: Any])
+        _ = try sandbox.ok("basket add emilys 1 --qty 2")
+        let placed = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+        let orderID = try #require(placed["order_id"] as? Int ?? placed["id"] as? Int, "\(placed)")
+        func shipTo(_ id: Int) throws -> [String: Any] {
+            try #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
+        }
+        var order = try shipTo(orderID)
+        #expect(order["ship_line1"] as? String == bundled["address"] as? String && order["ship_city"] as? String == bundled["city"] as? String
+                && order["ship_postal_code"] as? String == bundled["postalCode"] as? String && order["ship_country"] as? String == "US",
+                "\(order)")
+        // The customer moves: the order keeps the old address; the next order goes to the new one.
+        let added = try #require(try sandbox.json("""
+            users address emilys add --line1 'Unter den Linden 5' --city Berlin --postal-code 10117 --country DE --default shipping -o json
+            """) as? [String: Any])
+        let berlin = try #require(added["id"] as? Int)
+        _ = try sandbox.ok("users address emilys update 1 --line1 '1 Other Road' --city Tucson")
+        order = try shipTo(orderID)
+        #expect(order["ship_line1"] as? String == bundled["address"] as? String && order["ship_city"] as? String == bundled["city"] as? String)
+        _ = try sandbox.ok("basket add emilys 2")
+        let second = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+        let secondID = try #require(second["order_id"] as? Int ?? second["id"] as? Int)
+        #expect(try shipTo(secondID)["ship_city"] as? String == "Berlin")
+        // --address picks another of hers; someone else's is one line and changes nothing.
+        _ = try sandbox.ok("basket add emilys 3")
+        let third = try #require(try sandbox.json("basket checkout emilys --address 1 -o json") as? [String: Any])
+        let thirdID = try #require(third["order_id"] as? Int ?? third["id"] as? Int)
+        #expect(try shipTo(thirdID)["ship_city"] as? String == "Tucson")
+        _ = try sandbox.ok("basket add michaelw 4")
+        let basketBefore = try sandbox.ok("basket show michaelw -o json")
+        let refused = try sandbox.run(["-c", "basket checkout michaelw --address \(berlin)"])
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1
+                && refused.stderr.contains("has no address \(berlin)"), "\(refused.stderr)")
+        #expect(try sandbox.ok("basket show michaelw -o json") == basketBefore)
+
+        // orders list finds them by where they go; csv through a real parser.
+        let toBerlin = try #require(try sandbox.json("orders list --country de -o json") as? [[String: Any]])
+        #expect(toBerlin.map { $0["id"] as? Int } == [secondID])
+        let toTucson = try #require(try sandbox.json("orders list --city tucson --user emilys -o json") as? [[String: Any]])
+        #expect(toTucson.map { $0["id"] as? Int } == [thirdID])
+        let csv = try sandbox.run(["-c", "orders list --country US --user emilys -o csv"])
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        let country = try #require(reader.headerRow?.firstIndex(of: "ship_country"))
+        var countries: Set<String> = []
+        while let row = reader.next() { countries.insert(row[country]) }
+        #expect(countries == ["US"], "\(csv.stdout)")
+        for (line, words) in [("orders list --country XX", "unknown country"), ("orders list --city ''", "--city is empty")] {
+            let result = try sandbox.run(["-c", line])
+            #expect(result.status != 0 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(words), "\(line): \(result.stderr)")
+        }
+    }
+
+    /// The demo's orders go to their customers' bundled addresses.
+    @Test func theDemosOrdersGoToTheirCustomersAddresses() throws {
+        let sandbox = try ShopshSandbox()
+        let users = try Self.bundledUsers()
+        let cities = Dictionary(users.compactMap { user -> (Int, String)? in
+            guard let id = user["id"] as? Int, let address = user["address"] as? [String: Any], let city = address["city"] as? String else { return nil }
+            return (id, city)
+        }, uniquingKeysWith: { first, _ in first })
+        let orders = try #require(try sandbox.json("orders list --limit 200 -o json") as? [[String: Any]])
+        try #require(!orders.isEmpty)
+        for order in orders {
+            let user = try #require(order["user_id"] as? Int)
+            #expect(order["ship_city"] as? String == cities[user] && order["ship_country"] as? String == "US", "\(order)")
+        }
+    }
+}
+
 @Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
                 "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
 struct AddressServerRulesTests {
@@ -114,5 +191,38 @@ struct AddressServerRulesTests {
         #expect(try ShopshSandbox.psql(asViewer, """
             SELECT after ->> 'line1' FROM audit_log_masked WHERE action = 'address add' ORDER BY id DESC LIMIT 1
             """) == "***")
+    }
+
+    @Test func aViewerReadsWhereOrdersGoMaskedAndNobodyRewritesIt() throws {
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let admin = shop.admin
+        let viewer = try TeamRolesTests.login(admin, in: "shopsh_viewer")
+        defer { _ = try? ShopshSandbox.psql(admin, "DROP ROLE IF EXISTS \(viewer)") }
+        let asViewer = try TeamRolesTests.url(admin, as: viewer)
+        let order = try #require(Int(try ShopshSandbox.psql(admin, "SELECT min(order_id) FROM order_addresses")))
+        let line1 = try ShopshSandbox.psql(admin, "SELECT line1 FROM order_addresses WHERE order_id = \(order)")
+        // Through shopsh: masked in json, csv and the table; the city and country are kept.
+        let shown = try shop.sandbox.run(["--store", asViewer, "-c", "orders show \(order) -o json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: shown.stdoutData) as? [String: Any], "\(shown.stderr)")
+        #expect(object["ship_line1"] as? String == "***" && (object["ship_name"] as? String).map { $0.isEmpty || $0.hasSuffix("***") } == true
+                && (object["ship_city"] as? String).map { !$0.isEmpty && $0 != "***" } == true, "\(object)")
+        for format in ["csv", "table", "ndjson"] {
+            let listed = try shop.sandbox.run(["--store", asViewer, "-c", "orders list --limit 50 -o \(format) --fields id,ship_line1,ship_postal_code"])
+            #expect(listed.status == 0 && !listed.stdout.contains(line1) && listed.stdout.contains("***"), "\(format): \(listed.stdout)")
+        }
+        // At psql: the table is not the viewer's to read; the masked view is.
+        try TeamRolesTests.denied(asViewer, "SELECT line1 FROM order_addresses")
+        #expect(try ShopshSandbox.psql(asViewer, "SELECT line1 FROM order_addresses_masked WHERE order_id = \(order)") == "***")
+        // Support reads it but writes it only through checkout: no rewriting where an order goes.
+        #expect(try ShopshSandbox.psql(shop.asSupport, "SELECT line1 FROM order_addresses WHERE order_id = \(order)") == line1)
+        try TeamRolesTests.denied(shop.asSupport, "UPDATE order_addresses SET line1 = 'elsewhere' WHERE order_id = \(order)")
+        try TeamRolesTests.denied(shop.asSupport, "DELETE FROM order_addresses WHERE order_id = \(order)")
+        try TeamRolesTests.denied(shop.asSupport, "SELECT shopsh_checkout_basket(1)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT line1 FROM order_addresses WHERE order_id = \(order)") == line1)
+        // Checkout at psql copies the customer's default shipping address too.
+        _ = try shop.sandbox.run(["--store", shop.asSupport, "-c", "basket add emilys 1"])
+        let placed = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_checkout(1)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT a.line1 = d.line1 FROM order_addresses a, addresses d WHERE a.order_id = \(placed) AND d.user_id = 1 AND d.default_shipping") == "t")
     }
 }

@@ -52,7 +52,7 @@ import Testing
     }
 
     /// The tables later migrations add.
-    static let laterTables: Set<String> = ["sales_days", "order_refunds", "stock_ledger", "stock_context", "addresses", "shipments",
+    static let laterTables: Set<String> = ["sales_days", "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments",
                                            "shipment_lines", "notes"]
 
     /// Every table's row count, the products table's rows in full, and the SQL of every index and

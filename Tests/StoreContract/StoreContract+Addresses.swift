@@ -14,6 +14,8 @@ extension StoreContract {
             Case("bad addresses and other customers' ids change nothing", badAddressesRefused),
             Case("every changed address is an audit row under its customer", addressesAudited),
             Case("eight shells making different addresses the default at once leave one", concurrentDefaults),
+            Case("checkout copies where the order goes; the order keeps it", checkoutCopiesTheAddress),
+            Case("orders are found by the country and city they go to", ordersByPlace),
         ])
     }
 
@@ -95,5 +97,62 @@ extension StoreContract {
         }
         let saved = try await shop.addresses.addresses("ada")
         #expect(saved.filter { $0.defaults.contains(.shipping) }.count == 1 && saved.filter { $0.defaults.contains(.billing) }.count == 1)
+    }
+
+    static func checkoutCopiesTheAddress(_ shop: ShopServices) async throws {
+        try await ContractData.addProduct(shop, sku: "MUG", stock: 10)
+        try await ContractData.addUser(shop, "ada")
+        try await ContractData.addUser(shop, "bob")
+        // No address yet: the order goes nowhere yet.
+        let nowhere = try await ContractData.placeOrder(shop, "ada", [("MUG", 1)])
+        #expect(nowhere.shipTo == nil)
+        let home = try await shop.addresses.addAddress("ada", york, defaults: [])
+        let work = try await shop.addresses.addAddress("ada", berlin, defaults: [])
+        let toHome = try await ContractData.placeOrder(shop, "ada", [("MUG", 1)])
+        #expect(toHome.shipTo == york.withCountry("GB"), "\(String(describing: toHome.shipTo))")
+        _ = try await shop.baskets.addToBasket("ada", product: "MUG", quantity: 2)
+        let toWork = try await shop.baskets.checkout("ada", shipTo: work.id)
+        #expect(toWork.shipTo == berlin)
+        // Later changes to the customer's addresses leave the orders' copies as they were.
+        _ = try await shop.addresses.updateAddress("ada", home.id, AddressChanges(line1: "2 Low Street", city: "Leeds"))
+        _ = try await shop.addresses.removeAddress("ada", work.id)
+        #expect(try await shop.orders.order(toHome.id).shipTo == york.withCountry("GB"))
+        #expect(try await shop.orders.order(toWork.id).shipTo == berlin)
+        #expect(try await shop.orders.order(nowhere.id).shipTo == nil)
+        // Another customer's address, or one that is gone: refused, the basket and stock untouched.
+        _ = try await shop.baskets.addToBasket("bob", product: "MUG", quantity: 1)
+        let error = try await expectRefused(.notFound, shop) { try await shop.baskets.checkout("bob", shipTo: home.id) }
+        #expect(error?.message.contains("no address \(home.id)") == true, "\(String(describing: error))")
+        try await expectRefused(.notFound, shop) { try await shop.baskets.checkout("ada", shipTo: work.id) }
+    }
+
+    static func ordersByPlace(_ shop: ShopServices) async throws {
+        try await ContractData.addProduct(shop, sku: "MUG", stock: 10)
+        try await ContractData.addUser(shop, "ada")
+        let home = try await shop.addresses.addAddress("ada", york, defaults: [])
+        let work = try await shop.addresses.addAddress("ada", berlin, defaults: [])
+        let york1 = try await ContractData.placeOrder(shop, "ada", [("MUG", 1)])
+        _ = try await shop.baskets.addToBasket("ada", product: "MUG", quantity: 1)
+        let berlin1 = try await shop.baskets.checkout("ada", shipTo: work.id)
+        let york2 = try await ContractData.placeOrder(shop, "ada", [("MUG", 1)])
+        #expect(home.id != work.id)
+        #expect(try await ContractData.listOrders(shop, OrderFilter(country: "GB")).map(\.id) == [york2.id, york1.id])
+        #expect(try await ContractData.listOrders(shop, OrderFilter(country: "DE")).map(\.id) == [berlin1.id])
+        #expect(try await ContractData.listOrders(shop, OrderFilter(city: "yORK")).map(\.id) == [york2.id, york1.id])
+        #expect(try await ContractData.listOrders(shop, OrderFilter(country: "DE", city: "York")).isEmpty)
+        #expect(try await ContractData.listOrders(shop, OrderFilter(country: "FR")).isEmpty)
+        // The same orders in the figures: two to York, one to Berlin.
+        let byStatus = try await shop.orders.orderStats(OrderStatsQuery(grouping: .status, filter: OrderFilter(country: "GB")))
+        #expect(byStatus.map(\.orders) == [2], "\(byStatus)")
+        try await expectRefused(.invalidInput, shop) { try await ContractData.listOrders(shop, OrderFilter(country: "XX")) }
+    }
+}
+
+extension PostalAddress {
+    /// This address with `code` as its country (as a store keeps a code given in any case).
+    func withCountry(_ code: String) -> PostalAddress {
+        var copy = self
+        copy.country = code
+        return copy
     }
 }

@@ -13,6 +13,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
     var users: [User] = []
     var baskets: [Int64: [BasketLine]] = [:]
     var favorites: [Int64: [FavoriteProduct]] = [:]
+    var addresses: [Int64: [CustomerAddress]] = [:]
     var topFavorites: [FavoriteCount] = []
     var orders: [Order] = []
     var rates: [CurrencyRate] = []
@@ -32,6 +33,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         for user in users {
             snapshot.baskets[user.id] = try await services.baskets.basket(String(user.id)).lines
             snapshot.favorites[user.id] = try await services.favorites.favorites(String(user.id))
+            snapshot.addresses[user.id] = try await services.addresses.addresses(String(user.id))
         }
         snapshot.topFavorites = try await services.favorites.topFavorites(limit: 1_000)
         var ids: [Int64] = []
@@ -54,6 +56,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         compare("users", users, other.users)
         compare("baskets", baskets, other.baskets)
         compare("favorites", favorites, other.favorites)
+        compare("addresses", addresses, other.addresses)
         compare("top favorites", topFavorites, other.topFavorites)
         compare("orders", orders, other.orders)
         compare("rates", rates, other.rates)

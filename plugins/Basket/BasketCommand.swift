@@ -165,9 +165,17 @@ extension BasketCommand {
     struct Checkout: ShellCommand {
         static let operation: ShopOperation? = .checkout
         static let configuration = CommandConfiguration(abstract: "Turn a basket into an order (stock is taken, the basket emptied).",
-            discussion: "All or nothing: when any line lacks stock, nothing changes and the error names the products.")
+            discussion: """
+                All or nothing: when any line lacks stock, nothing changes and the error names the products. The order \
+                keeps a copy of where it goes: the customer's default shipping address, or --address ID (one of theirs: \
+                users address USER list); a later change to their addresses leaves the order's copy as it was.
+                """)
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
+
+        @Option(name: .customLong("address"), parsing: .unconditional,
+                help: ArgumentHelp("Ship to this saved address of the customer's instead of their default.", valueName: "ID"))
+        var address: Int64?
 
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
@@ -176,7 +184,7 @@ extension BasketCommand {
             let (user, _) = try words.resolve(in: context)
             let display = try await context.moneyDisplay(currencyOption)
             let username = try await context.services.baskets.basket(user).user.username
-            let order = try await context.services.baskets.checkout(user)
+            let order = try await context.services.baskets.checkout(user, shipTo: address)
             try context.record(columns: BasketRows.orderColumns(display),
                                row: BasketRows.orderCells(order, user: username, display), options: output)
             context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")

@@ -12,20 +12,32 @@ enum OrderRows {
     /// A listing row, and the head of `orders show`.
     static func columns(_ display: MoneyDisplay) -> [Column] {
         ["id", "user_id", "customer", "status", "total", "discounted_total", "refunded", "net", "refund_state", "currency",
-         "created_at", "updated_at"].map(Column.init) + display.extraColumns
+         "created_at", "updated_at"].map(Column.init) + shipToColumns + display.extraColumns
     }
 
     static func cells(_ order: Order, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(order.customer), .text(order.status.rawValue),
          try display.cell(order.total), try display.cell(order.discountedTotal), try display.cell(order.refunded),
          try display.cell(order.net), .text(order.refundState.rawValue), .text(display.code(order.total)),
-         .text(order.createdAt), .text(order.updatedAt)] + display.extraCells
+         .text(order.createdAt), .text(order.updatedAt)] + shipToCells(order.shipTo) + display.extraCells
     }
 
-    /// What a table of orders shows for people: who, where it stands, what it comes to, when placed.
-    static let tableView = TableView(["id", "customer", "status", "total", "discounted_total", "refunded", "currency", "created_at"],
-                                     optional: ["total", "refunded"],
-                                     headers: ["total": "gross", "discounted_total": "total", "created_at": "placed"])
+    /// Where the order goes, one field per part (`ship_city`…): null when it goes nowhere yet.
+    static let shipToColumns = ["ship_name", "ship_line1", "ship_line2", "ship_city", "ship_state", "ship_postal_code",
+                                "ship_country", "ship_phone"].map(Column.init)
+
+    static func shipToCells(_ address: PostalAddress?) -> [Cell] {
+        guard let address else { return Array(repeating: .null, count: shipToColumns.count) }
+        return [.text(address.name), .text(address.line1), .text(address.line2), .text(address.city), .text(address.state),
+                .text(address.postalCode), .text(address.country), address.phone.map(Cell.text) ?? .null]
+    }
+
+    /// What a table of orders shows for people: who, where it stands, what it comes to, when placed,
+    /// where it goes.
+    static let tableView = TableView(["id", "customer", "status", "total", "discounted_total", "refunded", "currency", "created_at",
+                                      "ship_country"],
+                                     optional: ["total", "refunded", "ship_country"],
+                                     headers: ["total": "gross", "discounted_total": "total", "created_at": "placed", "ship_country": "to"])
 
     /// What a table of an order's lines shows for people.
     static let lineTableView = TableView(["line", "product_id", "sku", "title", "unit_price", "discount_percentage",

@@ -34,11 +34,21 @@ struct OrderFilterOptions: ParsableArguments {
 
     @OptionGroup var days: DayRangeOptions
 
+    @Option(help: ArgumentHelp("Only orders going to this country (ISO 3166-1 alpha-2: US, DE, GB).", valueName: "CC"))
+    var country: String?
+
+    @Option(help: ArgumentHelp("Only orders going to this city (any case).", valueName: "city"))
+    var city: String?
+
     /// The filter, with its days resolved on `today` and checked under the flags' names.
     func filter(today: CalendarDay) throws(ShopError) -> OrderFilter {
         let (since, until) = try days.days(today: today)
         return OrderFilter(user: try SelectionText.check(user, for: "--user"), status: status,
-                           since: since, until: until)
+                           since: since, until: until,
+                           country: try country.map { text throws(ShopError) in
+                               try AddressRules.country(try SelectionText.check(text, for: "--country"))
+                           },
+                           city: try SelectionText.check(city, for: "--city"))
     }
 }
 

@@ -10,6 +10,7 @@ extension ShopServices {
         masked.users = MaskedUserService(base: users)
         masked.addresses = MaskedAddressService(base: addresses)
         masked.baskets = MaskedBasketService(base: baskets)
+        masked.orders = MaskedOrderService(base: orders)
         masked.audit = MaskedAuditService(base: audit)
         masked.completions = completions.map { MaskedCompletionSource(base: $0) }
         return masked
@@ -75,9 +76,30 @@ struct MaskedBasketService: BasketService {
     }
     func removeFromBasket(_ user: String, product: String) async throws { try await base.removeFromBasket(user, product: product) }
     func clearBasket(_ user: String) async throws -> Int { try await base.clearBasket(user) }
-    func checkout(_ user: String) async throws -> Order { try await base.checkout(user) }
+    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
+        PersonalDataMask.order(try await base.checkout(user, shipTo: shipTo))
+    }
     /// Usernames are not masked (only emails and phones are).
     func listBaskets(_ body: (BasketSummary) throws -> Void) async throws { try await base.listBaskets(body) }
+}
+
+/// Orders with where they go masked (PersonalDataMask.address).
+struct MaskedOrderService: OrderService {
+    let base: any OrderService
+
+    func listOrders(_ filter: OrderFilter, page: Page, _ body: (Order) throws -> Void) async throws {
+        try await base.listOrders(filter, page: page) { order in try body(PersonalDataMask.order(order)) }
+    }
+    func order(_ id: Int64) async throws -> Order { PersonalDataMask.order(try await base.order(id)) }
+    func setOrderStatus(_ id: Int64, _ status: OrderStatus) async throws -> Order {
+        PersonalDataMask.order(try await base.setOrderStatus(id, status))
+    }
+    func returnUnits(_ request: ReturnRequest) async throws -> OrderRefund { try await base.returnUnits(request) }
+    func refund(_ orderID: Int64, amount: Money, reason: String) async throws -> OrderRefund {
+        try await base.refund(orderID, amount: amount, reason: reason)
+    }
+    func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] { try await base.orderStats(query) }
+    func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] { try await base.refundStats(query) }
 }
 
 struct MaskedAuditService: AuditService {

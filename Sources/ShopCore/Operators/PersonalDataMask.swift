@@ -69,6 +69,13 @@ public enum PersonalDataMask {
         return masked
     }
 
+    /// An order as a viewer sees it: where it goes masked as `address(_:)`.
+    public static func order(_ order: Order) -> Order {
+        var masked = order
+        masked.shipTo = order.shipTo.map(address)
+        return masked
+    }
+
     /// `Emily` → `E***` (the first Unicode scalar kept); empty stays empty.
     public static func initial(_ text: String) -> String { text.unicodeScalars.first.map { String($0) + "***" } ?? "" }
 
