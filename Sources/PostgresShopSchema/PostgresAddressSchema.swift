@@ -4,7 +4,8 @@
 // address changes itself (statement triggers, as every audited table) under the customer
 // (`user`, actions `address add|update|default|remove`), and a viewer reads `addresses_masked`
 // and the audit log with an address's name, street lines and postal code masked
-// (PersonalDataMask.address, in SQL).
+// (PersonalDataMask.address, in SQL). Notes are audited too, under their order or customer
+// (`note add`, `note delete`); their author and time are the server's.
 
 import ShopCore
 
@@ -101,7 +102,7 @@ package enum PostgresAddressSchema {
             user_id    BIGINT REFERENCES users(id) ON DELETE CASCADE,
             author     TEXT NOT NULL DEFAULT session_user,
             created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-            text       TEXT NOT NULL,
+            text       TEXT NOT NULL CHECK (\(noteTextIsGood("text"))),
             CHECK ((order_id IS NULL) <> (user_id IS NULL))
         )
         """,
@@ -135,12 +136,22 @@ package enum PostgresAddressSchema {
                     'state', r -> 'state', 'postal_code', r -> 'postal_code', 'country', r -> 'country', 'phone', r -> 'phone',
                     'defaults', to_jsonb(array_remove(ARRAY[CASE WHEN (r ->> 'default_shipping')::boolean THEN 'shipping' END,
                                                             CASE WHEN (r ->> 'default_billing')::boolean THEN 'billing' END], NULL)))
+                WHEN 'notes' THEN jsonb_build_object('note', r -> 'id', 'author', r -> 'author', 'text', r -> 'text')
                 WHEN 'basket_lines' THEN
             """)),
         PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(auditRow)),
-    ] + PostgresServerRules.triggers(on: "addresses") + [
+    ] + PostgresServerRules.triggers(on: "addresses") + PostgresServerRules.triggers(on: "notes") + [
         PostgresAuditSchema.maskedAuditView(withChangeSet: true, addresses: true),
     ]
+
+    /// NoteRules.text at the server: not blank, at most NoteRules.maxLength characters, no control
+    /// character but line breaks and tabs (C1 controls included).
+    static func noteTextIsGood(_ name: String) -> String {
+        """
+        btrim(\(name), E' \\t\\r\\n') <> '' AND length(\(name)) <= \(NoteRules.maxLength) \
+        AND \(name) !~ '[\\u0001-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]'
+        """
+    }
 
     /// The function checkout calls, as grants name it.
     package static let checkoutSignature = "shopsh_checkout(BIGINT, BIGINT)"
@@ -181,22 +192,25 @@ package enum PostgresAddressSchema {
         let replacing = PostgresHardeningSchema.replacing
         var text = PostgresServerRules.auditRow
         text = replacing(text, "-- What a deleted customer or product took with it (the foreign keys' cascades).", """
-            IF source = 'addresses' AND new_row IS NULL
+            IF source IN ('addresses', 'notes') AND new_row IS NULL AND old_row ->> 'user_id' IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = (old_row ->> 'user_id')::bigint) THEN
                 RETURN;
             END IF;
             -- What a deleted customer or product took with it (the foreign keys' cascades).
             """)
         text = replacing(text, "entity := CASE source WHEN 'products' THEN 'product' WHEN 'users' THEN 'user'",
-                         "entity := CASE source WHEN 'products' THEN 'product' WHEN 'users' THEN 'user' WHEN 'addresses' THEN 'user'")
+                         "entity := CASE source WHEN 'products' THEN 'product' WHEN 'users' THEN 'user' WHEN 'addresses' THEN 'user' WHEN 'notes' THEN CASE WHEN r ->> 'order_id' IS NOT NULL THEN 'order' ELSE 'user' END")
         text = replacing(text, "entity_id := CASE source WHEN 'basket_lines' THEN r ->> 'user_id'",
-                         "entity_id := CASE source WHEN 'addresses' THEN r ->> 'user_id' WHEN 'basket_lines' THEN r ->> 'user_id'")
+                         "entity_id := CASE source WHEN 'addresses' THEN r ->> 'user_id' WHEN 'notes' THEN COALESCE(r ->> 'order_id', r ->> 'user_id') WHEN 'basket_lines' THEN r ->> 'user_id'")
         text = replacing(text, "WHEN 'products' THEN (r ->> 'id')::numeric WHEN 'users'",
-                         "WHEN 'products' THEN (r ->> 'id')::numeric WHEN 'addresses' THEN (r ->> 'id')::numeric WHEN 'users'")
+                         "WHEN 'products' THEN (r ->> 'id')::numeric WHEN 'addresses' THEN (r ->> 'id')::numeric WHEN 'notes' THEN (r ->> 'id')::numeric WHEN 'users'")
         text = replacing(text, "IF before IS NOT DISTINCT FROM after THEN RETURN; END IF;", """
             IF source = 'addresses' THEN
                 action := 'address ' || COALESCE(shopsh_action,
                                                  CASE WHEN old_row IS NULL THEN 'add' WHEN new_row IS NULL THEN 'remove' ELSE 'update' END);
+            END IF;
+            IF source = 'notes' THEN
+                action := 'note ' || CASE WHEN old_row IS NULL THEN 'add' WHEN new_row IS NULL THEN 'delete' ELSE 'update' END;
             END IF;
             IF before IS NOT DISTINCT FROM after THEN RETURN; END IF;
             """)

@@ -9,6 +9,8 @@ public struct ShopServices: Sendable {
     /// Customers' saved addresses.
     public var addresses: any AddressService
     public var orders: any OrderService
+    /// The team's notes on orders and customers.
+    public var notes: any NoteService
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
     public var audit: any AuditService
@@ -18,7 +20,8 @@ public struct ShopServices: Sendable {
     public var clock: ShopClock
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
-                users: any UserService, addresses: any AddressService, orders: any OrderService, currencies: any CurrencyService,
+                users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService,
+                currencies: any CurrencyService,
                 audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
@@ -26,6 +29,7 @@ public struct ShopServices: Sendable {
         self.users = users
         self.addresses = addresses
         self.orders = orders
+        self.notes = notes
         self.currencies = currencies
         self.audit = audit
         self.completions = completions

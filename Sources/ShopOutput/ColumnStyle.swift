@@ -44,7 +44,7 @@ public struct ColumnStyle: Sendable, Equatable {
         "product_count": "products", "created_at": "created", "updated_at": "updated", "added_at": "added",
         "first_name": "first name", "last_name": "last name", "rate_date": "rate date", "minor_units": "digits",
     ]
-    private static let textKeys: Set<String> = ["title", "description", "name", "first_name", "last_name", "abstract", "command", "note"]
+    private static let textKeys: Set<String> = ["title", "description", "name", "first_name", "last_name", "abstract", "command", "note", "text"]
     /// Identifiers, codes and states: a cut one would name something else. Numbers are never cut either.
     private static let fixedKeys: Set<String> = ["id", "sku", "currency", "status", "role", "code", "base", "from", "to",
                                                  "date", "rate_date", "day", "username", "user", "customer", "line"]

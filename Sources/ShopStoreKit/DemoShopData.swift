@@ -47,6 +47,11 @@ public struct DemoShopData: Sendable {
                 + ECBRatesDecoder.decode(try bytes(folder, "eurofxref.csv")))
     }
 
+    /// The bundled customers' addresses (what `dev generate`'s customers live at), read alone.
+    public static func bundledAddresses() throws(ShopError) -> [PostalAddress] {
+        try users(try bytes(try dataFolder(), "users.json")).compactMap(\.address)
+    }
+
     /// Writes only the ISO 4217 list (a new empty shop still needs it to price in other currencies).
     public func writeCurrencies(into seeder: any ShopSeeder) throws {
         for currency in currencies { try seeder.addCurrency(currency) }

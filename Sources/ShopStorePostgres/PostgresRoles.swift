@@ -7,13 +7,15 @@
 //            order_addresses and audit_log, and users_masked
 //            / addresses_masked / order_addresses_masked /
 //            audit_log_masked instead
-//   support  + users (all but password_hash), addresses,   + basket_lines, favorites, addresses; orders
-//            order_addresses, audit_log                    only through
-//                                                          shopsh_checkout (a customer's basket at the
-//                                                          catalogue's prices) and shopsh_set_order_status
-//                                                          (the status machine; cancelling restocks)
+//   support  + users (all but password_hash), addresses,   + basket_lines, favorites, addresses, notes
+//            order_addresses, audit_log                    (but their author and time); orders only
+//                                                          through shopsh_checkout (a customer's basket
+//                                                          at the catalogue's prices, to an address)
+//                                                          and shopsh_set_order_status (the status
+//                                                          machine; cancelling restocks)
 //   admin    + users' password hashes                      + products, users, currencies, currency_rates,
-//                                                          shop_meta; rates also through shopsh_store_rates
+//                                                          shop_meta, deleting notes; rates also through
+//                                                          shopsh_store_rates
 //
 // The "changes" column is generated: each operation of ShopCore's table of roles (ShopOperation)
 // has its privileges here (`privileges(of:)`), granted to the operation's least role. Nobody but
@@ -29,7 +31,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -55,6 +57,10 @@ public enum PostgresRoles {
         case .setOrderStatus: return [.execute("shopsh_set_order_status(BIGINT, TEXT)")]
         case .refundOrder: return [.execute(PostgresRefundSchema.returnUnitsSignature), .execute(PostgresRefundSchema.refundSignature)]
         case .editAddress: return [.on("addresses", "INSERT", "UPDATE", "DELETE"), lockBasket]
+        // A note's author and time are the server's (their columns' defaults): support names only
+        // what the note is on and its text.
+        case .addNote: return [.on("notes", "INSERT (order_id, user_id, text)")]
+        case .deleteNote: return [.on("notes", "DELETE")]
         // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
         case .addProduct, .importProducts:
             return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
@@ -104,7 +110,12 @@ public enum PostgresRoles {
             }
         }
         return objects.map { object in
-            let granted = ["SELECT", "INSERT", "UPDATE", "DELETE", "EXECUTE"].filter { kinds[object.object]?.contains($0) == true }
+            // In a fixed order of their first word (a kind may name columns: `INSERT (a, b)`).
+            let order = ["SELECT", "INSERT", "UPDATE", "DELETE", "EXECUTE"]
+            let granted = (kinds[object.object] ?? []).sorted { left, right in
+                func rank(_ kind: String) -> Int { order.firstIndex { kind.hasPrefix($0) } ?? order.count }
+                return (rank(left), left) < (rank(right), right)
+            }
             return "GRANT \(granted.joined(separator: ", ")) ON \(object.isFunction ? "FUNCTION " : "")\(object.object) TO \(role.serverRoleName)"
         }
     }
@@ -157,7 +168,7 @@ public enum PostgresRoles {
             "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, currencies, currency_rates,
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, currencies, currency_rates,
                             search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked
                          TO \(viewer)
             """,

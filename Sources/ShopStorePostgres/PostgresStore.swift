@@ -142,6 +142,7 @@ public final class PostgresStore: ShopStore {
                      users: PostgresUserService(database: database),
                      addresses: PostgresAddressService(database: database),
                      orders: PostgresOrderService(database: database),
+                     notes: PostgresNoteService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database), clock: database.clock)

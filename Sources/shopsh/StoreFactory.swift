@@ -198,11 +198,13 @@ enum StoreFactory {
     /// `shopsh dev generate`: a deterministic large shop in a new SQLite file or an empty PostgreSQL database.
     static func generate(at value: String, products: Int, users: Int, orders: Int?, seed shopSeed: UInt64,
                          progress: @escaping @Sendable (String) -> Void) throws(ShopError) -> GeneratedShop {
+        let addresses = try DemoShopData.bundledAddresses()
         if case .postgres(let url) = target(value) {
             let store = try openServer(url, environment: ProcessInfo.processInfo.environment, migrate: true)
             defer { store.close() }
             let generated = try seed(store) { seeder in
-                try ShopGenerator.generate(products: products, users: users, orders: orders, seed: shopSeed, into: seeder, progress: progress)
+                try ShopGenerator.generate(products: products, users: users, orders: orders, seed: shopSeed, addresses: addresses,
+                                           into: seeder, progress: progress)
             }
             guard let generated else { throw .conflict("\(store.location) holds a shop already; generate into an empty database") }
             return generated
@@ -211,7 +213,8 @@ enum StoreFactory {
         let store = try SQLiteStore(path: path, create: true)
         defer { store.close() }
         let generated = try store.seedNow { seeder in
-            try ShopGenerator.generate(products: products, users: users, orders: orders, seed: shopSeed, into: seeder, progress: progress)
+            try ShopGenerator.generate(products: products, users: users, orders: orders, seed: shopSeed, addresses: addresses,
+                                           into: seeder, progress: progress)
         }
         guard let generated else { throw .conflict("the store at \(path) is not empty; generate into a new file") }
         return generated

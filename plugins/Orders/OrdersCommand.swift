@@ -1,5 +1,5 @@
 // OrdersCommand: the `orders` plugin: orders placed by checkout (list, show), their life
-// (status, cancel: cancelling restocks) and statistics (stats).
+// (status, cancel: cancelling restocks), the team's notes on them, and statistics (stats).
 
 import ArgumentParser
 import ShellKit
@@ -20,7 +20,7 @@ struct OrdersCommand: ParsableCommand {
             placed or paid → cancelled (which puts the stock back). Paid, shipped and delivered orders take \
             returns (orders return) and refunds (orders refund); an order whose every cent went back is refunded.
             """,
-        subcommands: [List.self, Show.self, Status.self, Cancel.self, Return.self, Refund.self, Stats.self])
+        subcommands: [List.self, Show.self, Status.self, Cancel.self, Return.self, Refund.self, Note.self, Stats.self])
 }
 
 /// `--user`, `--status`, `--since`, `--until`.
@@ -94,8 +94,9 @@ extension OrdersCommand {
 
         func run(in context: CommandContext) async throws {
             let order = try await context.services.orders.order(try parseOrderID(id))
+            let notes = try await context.services.notes.notes(on: .order(order.id))
             let display = try await context.moneyDisplay(currencyOption)
-            try showOrder(order, display: display, output: output, context: context)
+            try showOrder(order, notes: notes, display: display, output: output, context: context)
         }
     }
 
@@ -144,6 +145,29 @@ extension OrdersCommand {
                 }
             }
             try await changeStatus(orderID, to: .cancelled, currencyOption: currencyOption, output: output, context: context)
+        }
+    }
+
+    /// `orders note ID [TEXT] [--delete NOTE]`.
+    struct Note: ShellCommand {
+        /// Adding needs support, deleting an admin; listing, any role.
+        static let operation: ShopOperation? = .addNote
+        var invocationOperation: ShopOperation? { note.operation }
+        static let configuration = CommandConfiguration(
+            abstract: "Add a note to an order for the team, list its notes, or delete one.",
+            discussion: """
+                orders note ID TEXT adds a note (support); its author (you) and time are the store's. orders note ID lists \
+                the order's notes; orders note ID --delete NOTE deletes one (admin only). A note may hold line breaks and \
+                tabs, no other control characters, at most \(NoteRules.maxLength) characters. orders show lists them too.
+                """)
+
+        @Argument(help: "The order's id.", completion: .shop(.order))
+        var id: String
+
+        @OptionGroup var note: NoteArguments
+
+        func run(in context: CommandContext) async throws {
+            try await note.run(on: .order(try parseOrderID(id)), in: context)
         }
     }
 
@@ -323,14 +347,16 @@ private func changeStatus(_ id: Int64, to status: OrderStatus, currencyOption: C
 }
 
 /// Renders an order with its lines: in csv and tsv each line carries its order id and the totals go to stderr.
-private func showOrder(_ order: Order, display: MoneyDisplay, output: OutputOptions, context: CommandContext) throws {
+private func showOrder(_ order: Order, notes: [ShopCore.Note], display: MoneyDisplay, output: OutputOptions,
+                       context: CommandContext) throws {
     var view = NestedView(record: (OrderRows.columns(display), try OrderRows.cells(order, display)), key: "lines",
                           rows: (OrderRows.lineColumns(display, withOrderID: false),
                                  try OrderRows.lineCells(order, display, withOrderID: false)))
     view.flatRows = (OrderRows.lineColumns(display, withOrderID: true), try OrderRows.lineCells(order, display, withOrderID: true))
     view.sections = [("refunds", OrderRows.refundColumns(display, withOrderID: false),
                       try order.refunds.map { try OrderRows.refundCells($0, display, withOrderID: false) },
-                      OrderRows.refundTableView.fields)]
+                      OrderRows.refundTableView.fields),
+                     ("notes", NoteRows.columns, notes.map(NoteRows.cells), NoteRows.tableView.fields)]
     try context.nested(view, options: output, tableView: OrderRows.lineTableView.appending(display.extraColumns.map(\.key)),
                        emptyNote: "order \(order.id) has no lines",
                        flatNote: { try OrderRows.summary(order, display) })

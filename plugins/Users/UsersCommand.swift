@@ -14,5 +14,5 @@ struct UsersCommand: ParsableCommand {
         abstract: "Look up and manage customers and staff.",
         discussion: "USER is an id, a username or an email (case-insensitive).",
         subcommands: [List.self, Show.self, Add.self, Update.self, Disable.self,
-                      Enable.self, Passwd.self, CheckPassword.self, Delete.self, Top.self, Address.self])
+                      Enable.self, Passwd.self, CheckPassword.self, Delete.self, Top.self, Address.self, Note.self])
 }

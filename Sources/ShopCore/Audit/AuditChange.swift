@@ -142,6 +142,17 @@ public struct AuditChange: Hashable, Sendable {
         ])
     }
 
+    /// A note added to an order or a customer (`note add`: `before` nil) or deleted (`note delete`).
+    public static func note(_ note: Note, deleted: Bool) -> AuditChange {
+        let (entity, id): (AuditEntity, Int64) = switch note.subject {
+        case .order(let order): (.order, order)
+        case .user(let user): (.user, user)
+        }
+        let fields = AuditFields([("note", .integer(note.id)), ("author", .text(note.author)), ("text", .text(note.text))])
+        return AuditChange(entity: entity, entityID: String(id), action: deleted ? "note delete" : "note add",
+                           before: deleted ? fields : nil, after: deleted ? nil : fields)
+    }
+
     /// User `userID`'s password was set (`passwd`), or its hash made stronger at a successful check
     /// (`rehash`): the audit says so and never holds the password or its hash.
     public static func password(userID: Int64, action: String = "passwd") -> AuditChange {

@@ -46,6 +46,8 @@ public enum AuditRevert {
             throw .invalidInput("\(row) set a password, which a revert cannot give back: set a new one with users passwd")
         case ("order", "checkout"):
             throw .invalidInput("\(row) is a checkout: cancel the order instead (orders cancel \(entry.entityID))")
+        case (_, "note add"), (_, "note delete"):
+            throw .invalidInput("\(row) added or deleted a note, which a revert does not: add a note again, or have an admin delete it (orders note, users note)")
         case ("order", "return"), ("order", "refund"):
             throw .invalidInput("\(row) sent money back to a customer, which cannot be unsent: nothing was changed")
         case ("order", _):

@@ -12,6 +12,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case refundOrder
     /// Adding, changing, removing a customer's saved address or making it a default (`users address`).
     case editAddress
+    /// Adding a note on an order or a customer (`orders note`, `users note`); deleting one is an admin's.
+    case addNote, deleteNote
     case addProduct, updateProduct, deleteProduct, adjustStock, importProducts
     case importRates
     case addUser, updateUser, setUserStatus, setPassword, deleteUser
@@ -27,11 +29,11 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .editAddress, .revertChange:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .editAddress, .addNote, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
-             .migrateSchema, .seedStore:
+             .migrateSchema, .seedStore, .deleteNote:
             return .admin
         }
     }
@@ -50,6 +52,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .setOrderStatus: return "changing an order's status"
         case .refundOrder: return "refunding an order"
         case .editAddress: return "changing an address"
+        case .addNote: return "adding a note"
+        case .deleteNote: return "deleting a note"
         case .addProduct: return "adding a product"
         case .updateProduct: return "updating a product"
         case .deleteProduct: return "deleting a product"

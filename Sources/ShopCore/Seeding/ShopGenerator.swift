@@ -14,9 +14,10 @@ public struct GeneratedShop: Sendable, Equatable {
 public enum ShopGenerator {
     /// Writes `products` products and `users` users (with baskets and favourites in proportion)
     /// from `seed` into `seeder`, and a year of orders up to yesterday (`OrderHistory`): about
-    /// `orders` of them (one per five users when nil).
-    public static func generate(products: Int, users: Int, orders: Int? = nil, seed: UInt64, into seeder: any ShopSeeder,
-                                progress: (String) -> Void = { _ in }) throws -> GeneratedShop {
+    /// `orders` of them (one per five users when nil). Customers live at `addresses` in turn (the
+    /// demo's bundled ones, under each customer's own name), which they ship to; none when empty.
+    public static func generate(products: Int, users: Int, orders: Int? = nil, seed: UInt64, addresses: [PostalAddress] = [],
+                                into seeder: any ShopSeeder, progress: (String) -> Void = { _ in }) throws -> GeneratedShop {
         guard products >= 1, users >= 1, products <= 50_000_000, users <= 10_000_000 else {
             throw ShopError.invalidInput("a generated shop has 1 to 50000000 products and 1 to 10000000 users")
         }
@@ -45,9 +46,11 @@ public enum ShopGenerator {
             let first = random.pick(Words.firstNames), last = random.pick(Words.lastNames)
             let username = "\(Words.ascii(first)).\(Words.ascii(last))\(id)"
             let role: UserRole = id % 1000 == 0 ? .admin : id % 100 == 0 ? .moderator : .user
+            var address = addresses.isEmpty ? nil : addresses[(id - 1) % addresses.count]
+            address?.name = "\(first) \(last)"
             try seeder.addUser(SeedUser(id: Int64(id), NewUser(username: username, email: "\(username)@example.com",
                                                               firstName: first, lastName: last, role: role),
-                                        status: id % 50 == 0 ? .disabled : .active))
+                                        status: id % 50 == 0 ? .disabled : .active, address: address))
             customers.append((id: Int64(id), username: username))
         }
         progress("\(users) users")

@@ -5,6 +5,11 @@
 public enum NoteSubject: Hashable, Sendable {
     case order(Int64)
     case user(Int64)
+
+    /// The order's id, for a note on an order.
+    public var orderID: Int64? { if case .order(let id) = self { id } else { nil } }
+    /// The customer's id, for a note on a customer.
+    public var userID: Int64? { if case .user(let id) = self { id } else { nil } }
 }
 
 /// A note on an order or a customer.
