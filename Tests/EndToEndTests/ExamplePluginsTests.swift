@@ -195,6 +195,7 @@ import Testing
         #expect(row["name"] as? String == first + " " + last)
         #expect(row["basket_lines"] as? Int == 2 && row["basket_items"] as? Int == 5)
         #expect(row["orders"] as? Int == 0 && row["last_order"] is NSNull)
+        #expect(row["notes"] as? Int == 0 && row["last_note"] is NSNull)
         let total = try #require(try sandbox.json("basket total \(id) -o json") as? [String: Any])
         #expect((row["basket_total"] as? NSNumber)?.decimalValue == (total["discounted_total"] as? NSNumber)?.decimalValue)
 
@@ -207,6 +208,17 @@ import Testing
         #expect(after.first?["last_order"] as? Int == orders.first?["id"] as? Int)
         #expect(after.first?["last_order_status"] as? String == orders.first?["status"] as? String)
         #expect(after.first?["basket_items"] as? Int == 0)
+        // An order of a customer without an address goes nowhere yet; the team's newest note is shown.
+        #expect(after.first?["last_order_to"] as? String == "")
+        _ = try sandbox.ok("users note \(id) first note")
+        _ = try sandbox.ok(#"users note \#(id) 'call, "don\x27t" email'"#)
+        _ = try sandbox.ok("users address \(id) add --line1 '1 High St' --city York --country GB")
+        _ = try sandbox.ok("basket add \(id) 1")
+        _ = try sandbox.ok("basket checkout \(id)")
+        let noted = Self.rows(try Self.plugin(sandbox, Self.whois, ["show"]))
+        #expect(noted.first?["notes"] as? Int == 2 && noted.first?["last_note"] as? String == #"call, "don\x27t" email"#,
+                "\(noted)")
+        #expect(noted.first?["last_order_to"] as? String == "York, GB")
     }
 
     @Test func whoisErrors() throws {

@@ -44,16 +44,31 @@ extension UsersCommand {
 
     /// `users show [USER]`.
     struct Show: ShellCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one user (the current customer after `use USER`).")
+        static let configuration = CommandConfiguration(abstract: "Show one user (the current customer after `use USER`).",
+            discussion: """
+                --all shows the customer's card: who they are, their addresses and the team's notes, their basket, \
+                favourites, orders and lifetime spend (net of refunds, cancelled orders left out), and their last \
+                \(UserCard.lastOrders) orders with where they went. json: one object with "last_orders", "addresses" \
+                and "notes" arrays; csv and tsv: the last orders (the rest goes to stderr).
+                """)
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
+
+        @Flag(help: "Show the customer's whole card.")
+        var all = false
 
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
             let (reference, _) = try words.resolve(in: context)
-            let user = try await context.services.users.user(reference)
-            try context.record(columns: UserRows.columns, row: UserRows.cells(user), options: output)
+            guard all else {
+                let user = try await context.services.users.user(reference)
+                return try context.record(columns: UserRows.columns, row: UserRows.cells(user), options: output)
+            }
+            let card = try await UserCard.read(reference, context.services)
+            try context.nested(try card.view(), options: output, tableView: UserCard.orderTableView,
+                               emptyNote: "\(card.user.username) has placed no orders",
+                               flatNote: { "\(UserRows.label(card.user)): \(card.orders.count) orders, lifetime spend \(try card.lifetimeSpend)" })
         }
     }
 }
