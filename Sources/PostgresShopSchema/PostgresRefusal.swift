@@ -21,6 +21,8 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
     // from the order read again, through RefundRules).
     case notRefundable = "SHR01", badReason = "SHR02", noSuchLine = "SHR03", unitsLeft = "SHR04"
     case amountLeft = "SHR05", stockFull = "SHR06"
+    // shopsh_ship and shopsh_deliver (PostgresShipmentSchema; worded by the client through ShipmentRules).
+    case notShippable = "SHS01", badShipment = "SHS02", unitsNotLeft = "SHS03", nothingToDeliver = "SHS04"
 
     /// What the server says at psql (a client without this table sees this and the detail).
     package var serverMessage: String {
@@ -44,6 +46,10 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
         case .unitsLeft: return "the line has fewer units left to return"
         case .amountLeft: return "a refund is more than 0 and at most what is left to refund"
         case .stockFull: return "restocking would take the stock past \(ProductLimits.maxStock)"
+        case .notShippable: return "only a paid order ships"
+        case .badShipment: return "a shipment needs a carrier and a tracking code"
+        case .unitsNotLeft: return "a shipment takes units left to ship, each line once"
+        case .nothingToDeliver: return "nothing shipped is left to deliver"
         }
     }
 
@@ -107,7 +113,8 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
             return .conflict("checking out: other checkouts kept taking the next order id; try again")
         case .checkoutNoAddress:
             return .notFound("the address was removed meanwhile; nothing was changed")
-        case .noSuchOrder, .notAllowedMove, .notRefundable, .badReason, .noSuchLine, .unitsLeft, .amountLeft, .stockFull:
+        case .noSuchOrder, .notAllowedMove, .notRefundable, .badReason, .noSuchLine, .unitsLeft, .amountLeft, .stockFull,
+             .notShippable, .badShipment, .unitsNotLeft, .nothingToDeliver:
             return nil
         }
     }

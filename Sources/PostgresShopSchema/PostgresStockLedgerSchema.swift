@@ -97,13 +97,16 @@ package enum PostgresStockLedgerSchema {
             with: "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());\n    PERFORM shopsh_set_stock_context('checkout', NULL, NULL, NULL);"),
             "INSERT INTO order_lines (order_id, line_number",
             with: "UPDATE stock_ledger SET order_id = new_order WHERE xact = pg_current_xact_id() AND reason = 'checkout';\n    INSERT INTO order_lines (order_id, line_number")),
-        PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(
-            PostgresRefundSchema.statusMoves,
-            "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
-            with: "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());\n    PERFORM shopsh_set_stock_context('cancel', target_order, NULL, NULL);"))),
+        PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(statusMoves)),
         PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(
             PostgresRefundSchema.returnUnits,
             "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
             with: "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());\n    PERFORM shopsh_set_stock_context('return', target_order, why, NULL);"))),
     ]
+
+    /// `shopsh_set_order_status` as this migration leaves it: a cancel names its stock movements.
+    package static let statusMoves = PostgresHardeningSchema.replacing(
+        PostgresRefundSchema.statusMoves,
+        "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());",
+        with: "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());\n    PERFORM shopsh_set_stock_context('cancel', target_order, NULL, NULL);")
 }

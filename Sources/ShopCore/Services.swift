@@ -11,6 +11,8 @@ public struct ShopServices: Sendable {
     public var orders: any OrderService
     /// The team's notes on orders and customers.
     public var notes: any NoteService
+    /// Orders' parcels.
+    public var shipments: any ShipmentService
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
     public var audit: any AuditService
@@ -20,7 +22,7 @@ public struct ShopServices: Sendable {
     public var clock: ShopClock
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
-                users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService,
+                users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService, shipments: any ShipmentService,
                 currencies: any CurrencyService,
                 audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
@@ -30,6 +32,7 @@ public struct ShopServices: Sendable {
         self.addresses = addresses
         self.orders = orders
         self.notes = notes
+        self.shipments = shipments
         self.currencies = currencies
         self.audit = audit
         self.completions = completions

@@ -74,7 +74,10 @@ struct PostgresOrderService: OrderService {
             let logger = database.logger
             let order = try await Self.find(connection, id, addresses: database.orderAddressesSource, logger: logger)
             try order.status.checkMove(to: status, order: id)
-            if status == .cancelled { try RefundRules.checkCancel(order) }
+            if status == .cancelled {
+                try RefundRules.checkCancel(order)
+                try ShipmentRules.checkCancel(order, shipments: try await PostgresShipmentService.all(connection, id, logger: logger))
+            }
             do {
                 _ = try await connection.query("SELECT shopsh_set_order_status(\(id), \(status.rawValue))", logger: logger).collect()
             } catch let error as PSQLError {

@@ -31,7 +31,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -55,6 +55,7 @@ public enum PostgresRoles {
         case .removeFavorite: return [.on("favorites", "DELETE")]
         case .toggleFavorite: return [.on("favorites", "INSERT", "DELETE")]
         case .setOrderStatus: return [.execute("shopsh_set_order_status(BIGINT, TEXT)")]
+        case .shipOrder: return [.execute(PostgresShipmentSchema.shipSignature), .execute(PostgresShipmentSchema.deliverSignature)]
         case .refundOrder: return [.execute(PostgresRefundSchema.returnUnitsSignature), .execute(PostgresRefundSchema.refundSignature)]
         case .editAddress: return [.on("addresses", "INSERT", "UPDATE", "DELETE"), lockBasket]
         // A note's author and time are the server's (their columns' defaults): support names only
@@ -168,7 +169,7 @@ public enum PostgresRoles {
             "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, currencies, currency_rates,
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, shipments, shipment_lines, currencies, currency_rates,
                             search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked
                          TO \(viewer)
             """,

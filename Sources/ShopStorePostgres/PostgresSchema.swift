@@ -167,7 +167,7 @@ enum PostgresSchema {
                           statements: PostgresRefusingSchema.statements),
         PostgresMigration(version: 12, name: "v12: returns and refunds", statements: PostgresRefundSchema.statements),
         PostgresMigration(version: 13, name: "v13: stock ledger", statements: PostgresStockLedgerSchema.statements),
-        PostgresMigration(version: 14, name: "v14: addresses, shipments and notes", statements: PostgresAddressSchema.statements),
+        PostgresMigration(version: 14, name: "v14: addresses, shipments and notes", statements: PostgresAddressSchema.statements + PostgresShipmentSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

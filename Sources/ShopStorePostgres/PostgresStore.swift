@@ -143,6 +143,7 @@ public final class PostgresStore: ShopStore {
                      addresses: PostgresAddressService(database: database),
                      orders: PostgresOrderService(database: database),
                      notes: PostgresNoteService(database: database),
+                     shipments: PostgresShipmentService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database), clock: database.clock)

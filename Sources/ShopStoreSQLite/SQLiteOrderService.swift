@@ -58,6 +58,7 @@ struct SQLiteOrderService: OrderService {
             try order.status.checkMove(to: status, order: id)
             if status == .cancelled {
                 try RefundRules.checkCancel(order)
+                try ShipmentRules.checkCancel(order, shipments: try SQLiteShipmentService.all(db, id))
                 // Put the goods back on the shelf (returned units went back, or not, with their
                 // return); lines whose product was deleted have nowhere to go.
                 try SQLiteStockContext.with(.cancel, order: id, at: now, in: db) {

@@ -144,7 +144,8 @@ public final class SQLiteStore: ShopStore, Sendable {
                      users: SQLiteUserService(database: database, clock: clock),
                      addresses: SQLiteAddressService(database: database, clock: clock),
                      orders: SQLiteOrderService(database: database, clock: clock),
-                     notes: SQLiteNoteService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
+                     notes: SQLiteNoteService(database: database, clock: clock),
+                     shipments: SQLiteShipmentService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
                      audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
     }
 

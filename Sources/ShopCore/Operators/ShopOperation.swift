@@ -8,6 +8,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case addToBasket, setBasketQuantity, removeFromBasket, clearBasket, checkout
     case addFavorite, removeFavorite, toggleFavorite
     case setOrderStatus
+    /// Shipping an order's units and marking its parcels delivered (`orders ship`, `orders deliver`).
+    case shipOrder
     /// Returning units of an order and refunding money (`orders return`, `orders refund`).
     case refundOrder
     /// Adding, changing, removing a customer's saved address or making it a default (`users address`).
@@ -29,7 +31,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .refundOrder, .editAddress, .addNote, .revertChange:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .shipOrder, .refundOrder, .editAddress, .addNote, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
@@ -50,6 +52,7 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .removeFavorite: return "removing a favourite"
         case .toggleFavorite: return "toggling a favourite"
         case .setOrderStatus: return "changing an order's status"
+        case .shipOrder: return "shipping an order"
         case .refundOrder: return "refunding an order"
         case .editAddress: return "changing an address"
         case .addNote: return "adding a note"
