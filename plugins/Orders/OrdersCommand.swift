@@ -20,7 +20,8 @@ struct OrdersCommand: ParsableCommand {
             placed or paid → cancelled (which puts the stock back). Paid, shipped and delivered orders take \
             returns (orders return) and refunds (orders refund); an order whose every cent went back is refunded.
             """,
-        subcommands: [List.self, Show.self, Status.self, Cancel.self, Return.self, Refund.self, Note.self, Stats.self])
+        subcommands: [List.self, Show.self, Status.self, Cancel.self, Return.self, Refund.self, Ship.self, Deliver.self, Track.self, Note.self,
+                      Stats.self])
 }
 
 /// `--user`, `--status`, `--since`, `--until`.

@@ -120,3 +120,101 @@ extension OrdersCommand {
         }
     }
 }
+
+/// What `orders track` shows of one order: where it stands, its parcels, what is left to ship,
+/// where it goes and the team's last notes.
+struct OrderTracking {
+    var order: Order
+    var shipments: [Shipment]
+    var notes: [ShopCore.Note]
+
+    /// How many of the newest notes the answer lists.
+    static let lastNotes = 3
+
+    static func read(_ id: Int64, _ services: ShopServices) async throws -> OrderTracking {
+        let order = try await services.orders.order(id)
+        return OrderTracking(order: order, shipments: try await services.shipments.shipments(id),
+                             notes: try await services.notes.notes(on: .order(id)))
+    }
+
+    var left: [Int: Int] { ShipmentRules.unshipped(order, shipments: shipments) }
+
+    static let recordColumns = ["id", "customer", "status", "created_at", "ship_to", "ship_city", "ship_country", "parcels",
+                                "delivered", "units_left"].map(Column.init)
+
+    var recordCells: [Cell] {
+        [.integer(order.id), .text(order.customer), .text(order.status.rawValue), .text(order.createdAt),
+         order.shipTo.map { .text($0.singleLine) } ?? .null, order.shipTo.map { .text($0.city) } ?? .null,
+         order.shipTo.map { .text($0.country) } ?? .null, .integer(Int64(shipments.count)),
+         .integer(Int64(shipments.filter { $0.deliveredAt != nil }.count)), .integer(Int64(left.values.reduce(0, +)))]
+    }
+
+    static let leftColumns = ["line", "sku", "title", "units"].map(Column.init)
+
+    var leftCells: [[Cell]] {
+        left.keys.sorted().map { number in
+            let line = order.lines[number - 1]
+            return [.integer(Int64(number)), .text(line.sku), .text(line.title), .integer(Int64(left[number] ?? 0))]
+        }
+    }
+
+    func view() -> NestedView {
+        var view = NestedView(record: (Self.recordColumns, recordCells), key: "shipments",
+                              rows: (ShipmentRows.columns, shipments.map(ShipmentRows.cells)))
+        view.sections = [("left_to_ship", Self.leftColumns, leftCells, nil),
+                         ("notes", NoteRows.columns, notes.suffix(Self.lastNotes).map(NoteRows.cells), NoteRows.tableView.fields)]
+        return view
+    }
+}
+
+extension OrdersCommand {
+    /// `orders track ID|USER`.
+    struct Track: ShellCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Where is my order? Its status, parcels with tracking links, address, what is left to ship, last notes.",
+            discussion: """
+                For an order id: the order, each parcel (carrier, tracking code, link, shipped, delivered), what is left \
+                to ship and the team's last \(OrderTracking.lastNotes) notes; json one object with "shipments", \
+                "left_to_ship" and "notes" arrays (for a support bot), csv and tsv the parcels. For a customer (id, \
+                username or email; a number is an order id, #ID too): their open orders (placed, paid, shipped), one \
+                row each with the newest parcel.
+                """)
+
+        @Argument(help: ArgumentHelp("An order id, or a customer (username or email).", valueName: "order-or-user"),
+                  completion: .shop(.order))
+        var target: String
+
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            if let id = try? parseOrderID(target) {
+                let tracking = try await OrderTracking.read(id, context.services)
+                return try context.nested(tracking.view(), options: output, tableView: ShipmentRows.tableView,
+                                          emptyNote: "order \(id) has not shipped yet",
+                                          flatNote: { "order \(id) (\(tracking.order.status.rawValue))" })
+            }
+            var open: [Order] = []
+            for status in [OrderStatus.placed, .paid, .shipped] {
+                try await context.services.orders.listOrders(OrderFilter(user: target, status: status), page: .all) { open.append($0) }
+            }
+            open.sort { $0.id > $1.id }
+            let columns = ["id", "status", "created_at", "ship_city", "ship_country", "carrier", "tracking_code", "tracking_url",
+                           "shipped_at", "delivered_at"].map(Column.init)
+            try await context.list(columns: columns,
+                                   tableView: TableView(["id", "status", "created_at", "carrier", "tracking_code", "shipped_at", "tracking_url"],
+                                                        optional: ["tracking_url", "shipped_at"],
+                                                        headers: ["created_at": "placed", "tracking_code": "tracking",
+                                                                  "shipped_at": "shipped", "tracking_url": "link"]),
+                                   options: output, page: Page(), emptyNote: "no open orders for \(target)") { emit in
+                for order in open {
+                    let newest = try await context.services.shipments.shipments(order.id).last
+                    try emit([.integer(order.id), .text(order.status.rawValue), .text(order.createdAt),
+                              order.shipTo.map { .text($0.city) } ?? .null, order.shipTo.map { .text($0.country) } ?? .null,
+                              newest.map { .text($0.carrier) } ?? .null, newest.map { .text($0.trackingCode) } ?? .null,
+                              newest?.trackingURL.map(Cell.text) ?? .null, newest.map { .text($0.shippedAt) } ?? .null,
+                              newest?.deliveredAt.map(Cell.text) ?? .null])
+                }
+            }
+        }
+    }
+}
