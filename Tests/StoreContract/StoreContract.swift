@@ -19,7 +19,7 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, search, users, addresses, notes, baskets, checkout, favorites, orders, refunds, ledger, concurrency, completions, currency, runTransactions,
+        case products, search, users, addresses, notes, shipments, baskets, checkout, favorites, orders, refunds, ledger, concurrency, completions, currency, runTransactions,
              audit, bulkChanges
 
         public var description: String { rawValue }
@@ -32,6 +32,7 @@ public enum StoreContract {
             case .users: await StoreContract.users(fixture)
             case .addresses: await StoreContract.addresses(fixture)
             case .notes: await StoreContract.notes(fixture)
+            case .shipments: await StoreContract.shipments(fixture)
             case .baskets: await StoreContract.baskets(fixture)
             case .checkout: await StoreContract.checkout(fixture)
             case .favorites: await StoreContract.favorites(fixture)
