@@ -1,0 +1,86 @@
+// ShipmentTests (WIP, issue 35, not compiled yet): shipping through the built binary — 2 of 5
+// units then the rest, `orders track` in json as a support bot reads it (parcels with the
+// carrier's link, what is left, the address, the last notes), a cancel after a shipment and a
+// deliver before any refused in one line with nothing changed; a customer's open orders. On
+// SQLite, and on PostgreSQL in the second pass.
+
+import CSV
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ShipmentTests {
+    /// A new paid order of emilys: 5 units of product 1, 1 of product 2.
+    static func paidOrder(_ sandbox: ShopshSandbox) throws -> Int {
+        _ = try sandbox.ok("basket clear emilys")
+        _ = try sandbox.ok("basket add emilys 1 --qty 5")
+        _ = try sandbox.ok("basket add emilys 2")
+        let placed = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+        let id = try #require(placed["order_id"] as? Int ?? placed["id"] as? Int)
+        _ = try sandbox.ok("orders status \(id) paid")
+        return id
+    }
+
+    static func track(_ sandbox: ShopshSandbox, _ id: Int) throws -> [String: Any] {
+        try #require(try sandbox.json("orders track \(id) -o json") as? [String: Any])
+    }
+
+    @Test func twoOfFiveUnitsThenTheRest() throws {
+        let sandbox = try ShopshSandbox()
+        let id = try Self.paidOrder(sandbox)
+        // Deliver before anything shipped: one line, nothing changed.
+        let early = try sandbox.run(["-c", "orders deliver \(id)"])
+        #expect(early.status == 1 && early.stderr.split(separator: "\n").count == 1 && early.stderr.contains("has not shipped yet"), "\(early.stderr)")
+
+        _ = try sandbox.ok("orders note \(id) leave it with the neighbour")
+        _ = try sandbox.ok("orders ship \(id) --carrier DHL --tracking 00340434161094015902 --lines 1:2")
+        var tracked = try Self.track(sandbox, id)
+        #expect(tracked["status"] as? String == "paid" && tracked["units_left"] as? Int == 4, "\(tracked)")
+        let left = try #require(tracked["left_to_ship"] as? [[String: Any]])
+        #expect(left.map { $0["units"] as? Int } == [3, 1])
+        var parcels = try #require(tracked["shipments"] as? [[String: Any]])
+        #expect(parcels.count == 1 && parcels[0]["tracking_url"] as? String
+                == "https://www.dhl.com/global-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=00340434161094015902")
+        #expect((tracked["notes"] as? [[String: Any]])?.last?["text"] as? String == "leave it with the neighbour")
+        #expect(tracked["ship_city"] as? String == "Phoenix")
+
+        // A cancel after a shipment: one line naming it, nothing changed.
+        let cancel = try sandbox.run(["-c", "orders cancel \(id) --yes"])
+        #expect(cancel.status == 1 && cancel.stderr.contains("shipment"), "\(cancel.stderr)")
+        #expect(try Self.track(sandbox, id)["status"] as? String == "paid")
+
+        _ = try sandbox.ok("orders ship \(id) --carrier ups --tracking '1Z 999 AA1 01 2345 6784'")
+        tracked = try Self.track(sandbox, id)
+        #expect(tracked["status"] as? String == "shipped" && tracked["units_left"] as? Int == 0)
+        parcels = try #require(tracked["shipments"] as? [[String: Any]])
+        #expect(parcels.map { $0["units"] as? Int } == [2, 4] && parcels[1]["tracking_code"] as? String == "1Z999AA10123456784")
+        _ = try sandbox.ok("orders deliver \(id)")
+        #expect(try Self.track(sandbox, id)["status"] as? String == "delivered")
+
+        // csv: the parcels, through a real parser.
+        let csv = try sandbox.run(["-c", "orders track \(id) -o csv"])
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        let carrier = try #require(reader.headerRow?.firstIndex(of: "carrier"))
+        var carriers: [String] = []
+        while let row = reader.next() { carriers.append(row[carrier]) }
+        #expect(carriers == ["dhl", "ups"])
+    }
+
+    @Test func aCustomersOpenOrders() throws {
+        let sandbox = try ShopshSandbox()
+        let id = try Self.paidOrder(sandbox)
+        _ = try sandbox.ok("orders ship \(id) --carrier gls --tracking 12345678 --lines 2")
+        let open = try #require(try sandbox.json("orders track emilys -o json") as? [[String: Any]])
+        let row = try #require(open.first { $0["id"] as? Int == id })
+        #expect(row["carrier"] as? String == "gls" && row["status"] as? String == "paid", "\(row)")
+        #expect(open.allSatisfy { ["placed", "paid", "shipped"].contains($0["status"] as? String ?? "") })
+        for (line, words) in [("orders ship \(id) --carrier gls --tracking 12345678 --lines 9", "has no line 9"),
+                              ("orders ship \(id) --carrier gls --tracking 12345678 --lines 1:0", "1 or more units"),
+                              ("orders ship \(id) --carrier gls --tracking 'x\u{1B}[2J'", "invalid tracking code"),
+                              ("orders ship \(id) --carrier gls --tracking 12345678 --lines a", "--lines takes")] {
+            let result = try sandbox.run(["-c", line])
+            #expect(result.status != 0 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(words)
+                    && !result.stderr.contains("\u{1B}"), "\(line): \(result.stderr)")
+        }
+    }
+}
