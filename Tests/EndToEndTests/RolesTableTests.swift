@@ -47,8 +47,8 @@ import TestSupport
         ("orders return", "orders return DELIVERED_ORDER DELIVERED_PRODUCT --qty 1 --restock --reason broken"),
         ("orders refund", "orders refund DELIVERED_ORDER --amount 0.01 --reason goodwill"),
         ("orders note", "orders note 1 leave it with the neighbour"),
-        ("orders ship", "orders ship DELIVERED_ORDER --carrier dhl --tracking ABCD1234"),
-        ("orders deliver", "orders deliver DELIVERED_ORDER"),
+        ("orders ship", "orders ship PAID_ORDER --carrier dhl --tracking ABCD1234"),   // a paid order of the demo's
+        ("orders deliver", "orders deliver SHIPPED_ORDER"),                            // the one just shipped
         ("orders track", "orders track emilys"),
         ("users list", "users list --limit 2"),
         ("users show", "users show emilys"),
@@ -97,7 +97,7 @@ import TestSupport
             var newestOrder = ""
             try await shop.services.orders.listOrders(OrderFilter(), page: Page(limit: 1)) { newestOrder = String($0.id) }
             let delivered = try await Self.deliveredOrder(shop.services)
-            let line = sample.line.replacingOccurrences(of: "PASSWORD_FILE", with: password)
+            let line = try await Self.withOrders(sample.line, shop.services).replacingOccurrences(of: "PASSWORD_FILE", with: password)
                 .replacingOccurrences(of: "DELIVERED_ORDER", with: delivered.id).replacingOccurrences(of: "DELIVERED_PRODUCT", with: delivered.sku)
                 .replacingOccurrences(of: "PRODUCTS_FILE", with: products).replacingOccurrences(of: "RATES_FILE", with: rates)
                 .replacingOccurrences(of: "LAST_AUDIT_ROW", with: newest).replacingOccurrences(of: "LAST_ORDER", with: newestOrder)
@@ -123,13 +123,29 @@ import TestSupport
                       role < operation.leastRole else { continue }
                 let before = try await Self.auditRows(shop.services)
                 let delivered = try await Self.deliveredOrder(shop.services)
-                let (outcome, _) = await shop.run(sample.line.replacingOccurrences(of: "LAST_AUDIT_ROW", with: "1")
+                let (outcome, _) = await shop.run(try await Self.withOrders(sample.line, shop.services).replacingOccurrences(of: "LAST_AUDIT_ROW", with: "1")
                     .replacingOccurrences(of: "DELIVERED_ORDER", with: delivered.id).replacingOccurrences(of: "DELIVERED_PRODUCT", with: delivered.sku))
                 #expect(outcome == .failure, "\(sample.line) as \(role)")
                 #expect(shop.stderr.contains("\(sample.command) needs the \(operation.leastRole.rawValue) role"), "\(sample.line) as \(role)")
                 #expect(try await Self.auditRows(shop.services) == before)
             }
         }
+    }
+
+    /// `line` with PAID_ORDER (the newest paid order) and SHIPPED_ORDER (the newest paid or
+    /// shipped order with a parcel on its way) filled in.
+    private static func withOrders(_ line: String, _ services: ShopServices) async throws -> String {
+        var paid: Int64 = 0
+        try await services.orders.listOrders(OrderFilter(status: .paid), page: Page(limit: 1)) { paid = $0.id }
+        var shipped: Int64 = 0
+        for status in [OrderStatus.shipped, .paid] where shipped == 0 {
+            var candidates: [Int64] = []
+            try await services.orders.listOrders(OrderFilter(status: status), page: Page(limit: 20)) { candidates.append($0.id) }
+            for id in candidates where shipped == 0 {
+                if try await services.shipments.shipments(id).contains(where: { $0.deliveredAt == nil }) { shipped = id }
+            }
+        }
+        return line.replacingOccurrences(of: "PAID_ORDER", with: String(paid)).replacingOccurrences(of: "SHIPPED_ORDER", with: String(shipped))
     }
 
     /// The newest delivered order of the demo and its first line's SKU (returns and refunds take them).

@@ -15,7 +15,7 @@ struct ShipmentLinesText {
     static func parse(_ text: String, left: [Int: Int]) throws(ShopError) -> [ShipmentLine] {
         var lines: [ShipmentLine] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let pieces = part.trimmingASCIISpaces.split(separator: ":", omittingEmptySubsequences: false)
+            let pieces = String(part).trimmingASCIISpaces.split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(pieces.count), let line = Int(pieces[0]), line >= 1 else {
                 throw .usage("--lines takes LINE[:UNITS] separated by commas, like 1:2,3; not \(String(part).quotedForMessage())")
             }

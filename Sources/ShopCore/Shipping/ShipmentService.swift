@@ -27,12 +27,12 @@ extension ShipmentRules {
                 throw .notFound("order \(order.id) has no shipment \(id) (it has \(shipments.map { String($0.id) }.joined(separator: ", ")))")
             }
             guard shipment.deliveredAt == nil else {
-                throw .nothingToDo("shipment \(id) of order \(order.id) was delivered on \(shipment.deliveredAt?.prefix(10) ?? "")")
+                throw .conflict("shipment \(id) of order \(order.id) was delivered on \(shipment.deliveredAt?.prefix(10) ?? "")")
             }
             return [shipment]
         }
         let open = shipments.filter { $0.deliveredAt == nil }
-        guard !open.isEmpty else { throw .nothingToDo("every shipment of order \(order.id) was delivered") }
+        guard !open.isEmpty else { throw .conflict("every shipment of order \(order.id) was delivered") }
         return open
     }
 }
