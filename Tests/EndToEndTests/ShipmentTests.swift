@@ -84,3 +84,47 @@ import TestSupport
         }
     }
 }
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct ShipmentServerRulesTests {
+    @Test func parcelsMoveOnlyThroughTheServersFunctions() throws {
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let admin = shop.admin
+        // A paid order with a line of 2 or more units left, to ship in two parcels.
+        let row = try ShopshSandbox.psql(admin, """
+            SELECT o.id || ' ' || l.line_number FROM orders o JOIN order_lines l ON l.order_id = o.id
+            WHERE o.status = 'paid' AND l.quantity - l.returned >= 2 ORDER BY o.id DESC, l.line_number LIMIT 1
+            """)
+        let parts = row.split(separator: " ").compactMap { Int($0) }
+        try #require(parts.count == 2, "no paid order with 2 units on a line: \(row)")
+        let paid = parts[0], line = parts[1]
+        // At psql support may not write parcels or move an order's status around the functions.
+        try TeamRolesTests.denied(shop.asSupport, "INSERT INTO shipments (order_id, carrier, tracking_code) VALUES (\(paid), 'dhl', 'ABCD1234')")
+        try TeamRolesTests.denied(shop.asSupport, "UPDATE shipments SET delivered_at = now()")
+        try TeamRolesTests.denied(shop.asSupport, "DELETE FROM shipment_lines")
+        // The function keeps the rules: a bad code, more units than are left, a placed order.
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'x', NULL, NULL)") }
+        #expect(throws: (any Error).self) {
+            try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[1], ARRAY[100000])")
+        }
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)") }
+        // One unit at psql: the order stays paid, the row is audited as the login; then no cancel.
+        let shipment = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[\(line)], ARRAY[1])")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
+        #expect(try ShopshSandbox.psql(admin, """
+            SELECT operator || '|' || action || '|' || (after ->> 'shipment') FROM audit_log WHERE entity = 'order' AND entity_id = '\(paid)'
+            ORDER BY id DESC LIMIT 1
+            """) == "\(shop.support)|ship|\(shipment)")
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_set_order_status(\(paid), 'cancelled')") }
+        let refused = try shop.sandbox.run(["--store", shop.asSupport, "-c", "orders cancel \(paid) --yes"])
+        #expect(refused.status == 1 && refused.stderr.contains("shipment \(shipment)"), "\(refused.stderr)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
+        // The rest: shipped; delivering every parcel delivers it.
+        _ = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'ups', '1Z999AA10123456784', NULL, NULL)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "shipped")
+        _ = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)")
+        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "delivered")
+    }
+}
