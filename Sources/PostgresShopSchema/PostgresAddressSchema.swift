@@ -1,6 +1,7 @@
-// PostgresAddressSchema: migration 14 — where an order goes (issue 35, WIP): customers' saved
+// PostgresAddressSchema: migration 14 — where an order goes (issue 35): customers' saved
 // addresses (one default per use, kept by partial unique indexes), the copy an order keeps from
-// checkout (order_addresses, which only checkout writes; a viewer reads order_addresses_masked), shipments with their lines, and notes. The server audits
+// checkout (order_addresses, which only checkout writes; a viewer reads order_addresses_masked),
+// shipments with their lines (PostgresShipmentSchema moves them), and notes. The server audits
 // address changes itself (statement triggers, as every audited table) under the customer
 // (`user`, actions `address add|update|default|remove`), and a viewer reads `addresses_masked`
 // and the audit log with an address's name, street lines and postal code masked

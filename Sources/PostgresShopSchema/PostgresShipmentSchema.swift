@@ -1,4 +1,4 @@
-// PostgresShipmentSchema (WIP, issue 35, not compiled yet): shipments held by the server — an
+// PostgresShipmentSchema: shipments held by the server — an
 // order's units ship and its parcels are delivered only through the owner's functions, which
 // keep ShipmentRules (units ship at most once; shipped when no unit is left, delivered when every
 // parcel arrived; never backwards) under the order's lock and write one audit row each; and no

@@ -1,4 +1,4 @@
-// PostgresShipmentService (WIP, issue 35, not compiled yet): ShipmentService on PostgreSQL — the
+// PostgresShipmentService: ShipmentService on PostgreSQL — the
 // client reads the order and its parcels and checks with ShipmentRules (so that a refusal is in
 // ShopCore's words), then the server ships or delivers (`shopsh_ship`, `shopsh_deliver`: the same
 // rules again under the order's lock, the status moved, one audit row each).

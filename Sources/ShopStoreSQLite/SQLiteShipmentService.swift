@@ -1,4 +1,4 @@
-// SQLiteShipmentService (WIP, issue 35, not compiled yet): ShipmentService on SQLite — shipments
+// SQLiteShipmentService: ShipmentService on SQLite — shipments
 // and their lines in `shipments` / `shipment_lines` (Schema v10); each call one transaction that
 // reads the order, plans with ShipmentRules, writes, moves the status and records one audit row.
 

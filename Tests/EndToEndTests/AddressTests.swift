@@ -1,4 +1,4 @@
-// AddressTests: customers' saved addresses through the built binary (issue 35, WIP) — every demo
+// AddressTests: customers' saved addresses through the built binary (issue 35) — every demo
 // customer lists the bundled address (compared with the bundled users.json read by Foundation);
 // add, update, default and remove as an operator types them, bad input one line that changes
 // nothing; at PostgreSQL a viewer reads them masked in every format and cannot read the table.

@@ -1,4 +1,4 @@
-// ShipmentTests (WIP, issue 35, not compiled yet): shipping through the built binary — 2 of 5
+// ShipmentTests: shipping through the built binary — 2 of 5
 // units then the rest, `orders track` in json as a support bot reads it (parcels with the
 // carrier's link, what is left, the address, the last notes), a cancel after a shipment and a
 // deliver before any refused in one line with nothing changed; a customer's open orders. On

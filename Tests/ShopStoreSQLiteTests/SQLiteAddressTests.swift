@@ -1,5 +1,5 @@
-// SQLiteAddressTests: customers' saved addresses on SQLite (Schema v10; WIP for issue 35 until the
-// contract covers both stores) — the first is the default for both uses, one default per use,
+// SQLiteAddressTests: customers' saved addresses on SQLite (Schema v10; the contract's
+// `addresses` area covers both stores) — the first is the default for both uses, one default per use,
 // another customer's address is not found, bad input changes nothing, every change audited and
 // masked for a viewer.
 

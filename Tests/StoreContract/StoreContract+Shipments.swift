@@ -1,4 +1,4 @@
-// StoreContract+Shipments (WIP, issue 35, not compiled yet): an order's parcels — 2 of 5 units
+// StoreContract+Shipments: an order's parcels — 2 of 5 units
 // ship, then the rest: paid stays paid, then shipped; delivering every parcel delivers the order;
 // deliver before ship, more units than are left, a placed order and a cancel after a shipment are
 // refused with nothing changed; each ship and deliver one audit row.

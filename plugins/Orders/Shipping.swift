@@ -1,4 +1,4 @@
-// Shipping (WIP, issue 35, not compiled yet): `orders ship`, `orders deliver` and `orders track`
+// Shipping: `orders ship`, `orders deliver` and `orders track`
 // — where an order is: its parcels with carrier, tracking code and link, what is left to ship,
 // where it goes and the team's last notes; for a customer, their open orders.
 

@@ -1,4 +1,4 @@
-// ShipmentService (WIP, issue 35): shipping an order's units and delivering its parcels, as every
+// ShipmentService: shipping an order's units and delivering its parcels, as every
 // store does it — one transaction each, the order's status following its shipments
 // (ShipmentRules: shipped when no unit is left to ship, delivered when every parcel arrived, never
 // backwards), one audit row each (`ship`, `deliver`).
