@@ -154,7 +154,7 @@ let package = Package(
         ),
         // FuzzRegressions/: inputs saved from fuzz/ targets, read by the tests through #filePath.
         .testTarget(name: "ShopCoreTests",
-                    dependencies: ["ShopCore", .product(name: "PropertyBased", package: "swift-property-based")],
+                    dependencies: ["ShopCore", "StoreContract", .product(name: "PropertyBased", package: "swift-property-based")],
                     exclude: ["FuzzRegressions"]),
         .testTarget(name: "ShopOutputTests", dependencies: ["ShopOutput", "ShopCore"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShopCore"]),

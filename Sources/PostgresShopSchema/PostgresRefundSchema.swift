@@ -211,4 +211,16 @@ package enum PostgresRefundSchema {
         END
         $body$
         """
+
+    /// `shopsh_return_units` as migration 15 leaves it (migration 13's, which names its stock
+    /// movements): returned units' share is of what the customer PAID for the line, its total
+    /// less its part of the coupon (LineTotalSQL.orderLinePaid), as RefundRules.plan takes
+    /// OrderLine.paidTotal.
+    package static var returnUnitsOfPaid: String {
+        guard let current = PostgresStockLedgerSchema.statements.first(where: { $0.contains("CREATE OR REPLACE FUNCTION shopsh_return_units") }) else {
+            preconditionFailure("migration 15: migration 13 no longer replaces shopsh_return_units")
+        }
+        return PostgresHardeningSchema.replacing(current, "line_total := \(formatted(LineTotalSQL.orderLine("l")));",
+                                                 with: "line_total := \(formatted(LineTotalSQL.orderLinePaid("l")));")
+    }
 }

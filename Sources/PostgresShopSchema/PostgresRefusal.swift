@@ -1,5 +1,5 @@
 // PostgresRefusal: the one table of the codes the server's functions refuse with (SQLSTATE class
-// SH: basket SHB, checkout SHC, orders SHO) and of what each says, in ShopCore's words, from the
+// SH: basket SHB, checkout SHC, coupons at checkout SHK, orders SHO) and of what each says, in ShopCore's words, from the
 // JSON detail the function sends with it. A refusal costs no second query to find its words.
 
 import Foundation
@@ -15,6 +15,9 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
     case checkoutShortOfStock = "SHC04", checkoutOrderIDsTaken = "SHC05"
     // shopsh_checkout(customer, address) (PostgresAddressSchema; the client checks first and words it).
     case checkoutNoAddress = "SHC06"
+    // shopsh_checkout's coupon (PostgresCouponSchema): CouponRefusal's cases, in CouponRules.quote's order.
+    case couponDisabled = "SHK01", couponUsedUp = "SHK02", couponScheduled = "SHK03", couponExpired = "SHK04"
+    case couponCustomerLimit = "SHK05", couponOtherCurrency = "SHK06", couponBelowMinimum = "SHK07", couponNoEligibleLine = "SHK08"
     // shopsh_set_order_status (worded by PostgresOrderService, which knows the order).
     case noSuchOrder = "SHO01", notAllowedMove = "SHO02"
     // shopsh_return_units and shopsh_refund (PostgresRefundSchema; worded by PostgresOrderService
@@ -38,6 +41,14 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
         case .checkoutShortOfStock: return "not enough stock"
         case .checkoutOrderIDsTaken: return "no free order id"
         case .checkoutNoAddress: return "the customer has no such address"
+        case .couponDisabled: return "the coupon is disabled"
+        case .couponUsedUp: return "the coupon is used up"
+        case .couponScheduled: return "the coupon has not started"
+        case .couponExpired: return "the coupon has expired"
+        case .couponCustomerLimit: return "the customer used the coupon as often as it allows"
+        case .couponOtherCurrency: return "the coupon is in another currency than the basket"
+        case .couponBelowMinimum: return "the basket is below the coupon minimum"
+        case .couponNoEligibleLine: return "no line of the basket is in the coupon scope"
         case .noSuchOrder: return "no such order"
         case .notAllowedMove: return "an order moves only along the status machine"
         case .notRefundable: return "only paid, shipped or delivered orders take returns and refunds"
@@ -113,10 +124,64 @@ package enum PostgresRefusal: String, CaseIterable, Sendable {
             return .conflict("checking out: other checkouts kept taking the next order id; try again")
         case .checkoutNoAddress:
             return .notFound("the address was removed meanwhile; nothing was changed")
+        case .couponDisabled, .couponUsedUp, .couponScheduled, .couponExpired, .couponCustomerLimit, .couponOtherCurrency,
+             .couponBelowMinimum, .couponNoEligibleLine:
+            return couponRefusal(detail: text)
         case .noSuchOrder, .notAllowedMove, .notRefundable, .badReason, .noSuchLine, .unitsLeft, .amountLeft, .stockFull,
              .notShippable, .badShipment, .unitsNotLeft, .nothingToDeliver:
             return nil
         }
+    }
+
+    /// A coupon refusal of checkout in CouponRefusal's words (the line SQLite says), from the
+    /// detail's code and what the words need; nil when the detail lacks them.
+    private func couponRefusal(detail text: String?) -> ShopError? {
+        let object = (try? JSONSerialization.jsonObject(with: Data((text ?? "{}").utf8))) as? [String: Any] ?? [:]
+        func string(_ key: String) -> String? {
+            switch object[key] {
+            case let value as String: return value
+            case let value as NSNumber: return value.stringValue
+            default: return nil
+            }
+        }
+        func integer(_ key: String) -> Int64? { string(key).flatMap { Int64($0) } }
+        func currency(_ key: String) -> Currency? {
+            string(key).map { $0 == Currency.usd.code ? .usd : Currency(code: $0, minorUnitDigits: 2) }
+        }
+        guard let code = string("code") else { return nil }
+        let refusal: CouponRefusal
+        switch self {
+        case .couponDisabled: refusal = .disabled
+        case .couponUsedUp:
+            guard let uses = integer("max_uses") else { return nil }
+            refusal = .usedUp(maxUses: Int(uses))
+        case .couponScheduled:
+            guard let day = string("starts").flatMap(CalendarDay.init(iso:)) else { return nil }
+            refusal = .scheduled(starts: day)
+        case .couponExpired:
+            guard let day = string("expires").flatMap(CalendarDay.init(iso:)) else { return nil }
+            refusal = .expired(expires: day)
+        case .couponCustomerLimit:
+            guard let limit = integer("per_customer") else { return nil }
+            refusal = .customerLimit(perCustomer: Int(limit))
+        case .couponOtherCurrency:
+            guard let coupon = currency("currency"), let basket = currency("basket") else { return nil }
+            refusal = .otherCurrency(coupon: coupon, basket: basket)
+        case .couponBelowMinimum:
+            guard let minimum = integer("minimum"), let total = integer("total"), let coupon = currency("currency"),
+                  let basket = currency("basket") else { return nil }
+            refusal = .belowMinimum(minimum: Money(minorUnits: minimum, currency: coupon), total: Money(minorUnits: total, currency: basket))
+        case .couponNoEligibleLine:
+            if let category = string("category") {
+                refusal = .noEligibleLine(scope: .category(category))
+            } else if let ids = object["products"] as? [Any] {
+                refusal = .noEligibleLine(scope: .products(ids.compactMap { ($0 as? NSNumber)?.int64Value }))
+            } else {
+                refusal = .noEligibleLine(scope: .everything)
+            }
+        default: return nil
+        }
+        return .conflict(refusal.message(code: code))
     }
 
     /// The line for a server error with `state` and `detail`, when the state is one of this table's.

@@ -17,6 +17,8 @@ public struct PositionalWord: Sendable {
     public static let product = PositionalWord(name: "PRODUCT", help: "the product's id or SKU", completion: .product)
     /// QTY: a quantity.
     public static let quantity = PositionalWord(name: "QTY", help: "the quantity", completion: .none)
+    /// CODE: a coupon code.
+    public static let coupon = PositionalWord(name: "CODE", help: "the coupon's code", completion: .coupon)
 }
 
 /// The words a customer command takes after USER.
@@ -32,6 +34,11 @@ public enum NoMoreWords: CustomerCommandWords {
 /// PRODUCT after USER (`basket add [USER] PRODUCT`).
 public enum ProductWord: CustomerCommandWords {
     public static let words: [PositionalWord] = [.product]
+}
+
+/// CODE after USER (`basket coupon [USER] CODE`).
+public enum CouponWord: CustomerCommandWords {
+    public static let words: [PositionalWord] = [.coupon]
 }
 
 /// PRODUCT QTY after USER (`basket set [USER] PRODUCT QTY`).
@@ -83,5 +90,15 @@ public struct CustomerArguments<Words: CustomerCommandWords>: ParsableArguments 
         }
         let expected = expecting == 0 ? "USER" : "USER and \(expecting) more argument\(expecting == 1 ? "" : "s")"
         throw .usage("\(usage): expected \(expected), got \(typed.count)")
+    }
+
+    /// The customer alone, when an option (`basket coupon [USER] --remove`) stands for the words
+    /// after it: USER typed, or the current customer.
+    public func resolveCustomerOnly(in context: CommandContext, because option: String) throws(ShopError) -> String {
+        if typed.count == 1 { return typed[0] }
+        if typed.isEmpty, let current = context.session.currentUser { return current }
+        let usage = "\(context.commandPath) [USER] \(option)"
+        throw .usage(typed.isEmpty ? "\(usage): give USER (an id, username or email), or pick a customer first with: use USER"
+                                   : "\(usage): expected USER alone, got \(typed.count) words")
     }
 }

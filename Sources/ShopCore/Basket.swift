@@ -11,9 +11,12 @@ public struct BasketLine: Hashable, Sendable {
     public var quantity: Int
     /// The product's stock when the line was read, if the store said.
     public var stock: Int?
+    /// The product's category (what a coupon's scope may name).
+    public var category: String
 
     public init(userID: Int64, productID: Int64, sku: String, title: String, unitPrice: Money,
-                discount: Percentage, quantity: Int, stock: Int? = nil) {
+                discount: Percentage, quantity: Int, stock: Int? = nil, category: String = "") {
+        self.category = category
         self.userID = userID
         self.productID = productID
         self.sku = sku

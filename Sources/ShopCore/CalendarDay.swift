@@ -16,6 +16,15 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         self.day = day
     }
 
+    /// 1970-01-01: what a clock outside years 1…9999 reads as today.
+    public static let epoch = CalendarDay(validYear: 1970, month: 1, day: 1)
+
+    private init(validYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// `2024-02-29` → that day; nil for `2023-02-29`, `2024-2-1`, `24-01-01` or `yesterday`.
     public init?(iso text: String) {
         guard case .day(let day) = Self.parse(text) else { return nil }

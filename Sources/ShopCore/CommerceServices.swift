@@ -5,10 +5,19 @@
 public struct Basket: Hashable, Sendable {
     public var user: User
     public var lines: [BasketLine]
+    /// The coupon the basket carries, if any (one at most).
+    public var coupon: BasketCoupon?
 
-    public init(user: User, lines: [BasketLine]) {
+    public init(user: User, lines: [BasketLine], coupon: BasketCoupon? = nil) {
         self.user = user
         self.lines = lines
+        self.coupon = coupon
+    }
+
+    /// What the coupon gives now (`CouponRules.quote`); nil without a coupon.
+    public func couponQuote(on day: CalendarDay) throws(ShopError) -> CouponQuote? {
+        guard let coupon else { return nil }
+        return try CouponRules.quote(coupon, lines: lines, on: day)
     }
 
     public var currency: Currency { lines.first?.unitPrice.currency ?? .usd }
@@ -36,7 +45,10 @@ public protocol BasketService: Sendable {
     /// Turns the basket into an order in one transaction (see `OrderService`). The order keeps a
     /// copy of where it goes: the customer's address `shipTo` (one of theirs, else nothing
     /// changes and `AddressLookup.notFound` says so), or their default shipping address when nil.
-    func checkout(_ user: String, shipTo: Int64?) async throws -> Order
+    /// The basket's coupon is applied and its use counted in the same transaction; a coupon that
+    /// gives nothing now refuses the checkout (`CouponRefusal`), unless `withoutCoupon`, which
+    /// checks out at full price and takes the coupon off.
+    func checkout(_ user: String, shipTo: Int64?, withoutCoupon: Bool) async throws -> Order
     /// Every non-empty basket, by user id, streaming (`BasketSummary.Collector`): a store never
     /// holds them all. `body` may throw to stop early.
     func listBaskets(_ body: (BasketSummary) throws -> Void) async throws
@@ -44,7 +56,11 @@ public protocol BasketService: Sendable {
 
 extension BasketService {
     /// Checks the basket out to the customer's default shipping address.
-    public func checkout(_ user: String) async throws -> Order { try await checkout(user, shipTo: nil) }
+    public func checkout(_ user: String) async throws -> Order { try await checkout(user, shipTo: nil, withoutCoupon: false) }
+    /// Checks the basket out to `shipTo` with its coupon.
+    public func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
+        try await checkout(user, shipTo: shipTo, withoutCoupon: false)
+    }
 }
 
 /// A favourite with its product.

@@ -24,6 +24,8 @@ public protocol CompletionSource: Sendable {
     func categories(prefix: String, limit: Int) async throws -> [String]
     /// Currency codes starting with `prefix` (upper case).
     func currencyCodes(prefix: String, limit: Int) async throws -> [String]
+    /// Coupon codes starting with `prefix` (any case; codes are upper case).
+    func couponCodes(prefix: String, limit: Int) async throws -> [String]
     /// Operators named in the audit log starting with `prefix`.
     func auditOperators(prefix: String, limit: Int) async throws -> [String]
 }

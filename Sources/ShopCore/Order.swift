@@ -26,16 +26,29 @@ public struct OrderLine: Hashable, Sendable, PricedLine {
     public var quantity: Int
     /// Units of the line returned since (see `OrderRefund`).
     public var returned: Int
+    /// The line's part of the order's coupon discount (`CouponRules.split`), in minor units.
+    public var couponShare: Int64
 
     public init(productID: Int64?, sku: String, title: String, unitPrice: Money, discount: Percentage, quantity: Int,
-                returned: Int = 0) {
+                returned: Int = 0, couponShare: Int64 = 0) {
         self.returned = returned
+        self.couponShare = couponShare
         self.productID = productID
         self.sku = sku
         self.title = title
         self.unitPrice = unitPrice
         self.discount = discount
         self.quantity = quantity
+    }
+}
+
+extension OrderLine {
+    /// What the customer paid for the line: its discounted total less its part of the coupon.
+    public var paidTotal: Money {
+        get throws(ShopError) {
+            let discounted = try discountedTotal
+            return Money(minorUnits: discounted.minorUnits - min(max(couponShare, 0), discounted.minorUnits), currency: discounted.currency)
+        }
     }
 }
 
@@ -58,11 +71,14 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var refunds: [OrderRefund]
     /// Where the order goes: the customer's address as it was at checkout (nil: they had none).
     public var shipTo: PostalAddress?
+    /// The coupon the order used, with what it took off (`discountedTotal` is after it).
+    public var coupon: OrderCoupon?
 
     public init(id: Int64, userID: Int64?, customer: String, status: OrderStatus, total: Money, discountedTotal: Money,
                 refunded: Money? = nil, createdAt: String, updatedAt: String, lines: [OrderLine] = [],
-                refunds: [OrderRefund] = [], shipTo: PostalAddress? = nil) {
+                refunds: [OrderRefund] = [], shipTo: PostalAddress? = nil, coupon: OrderCoupon? = nil) {
         self.shipTo = shipTo
+        self.coupon = coupon
         self.refunded = refunded ?? .zero(total.currency)
         self.refunds = refunds
         self.id = id

@@ -13,6 +13,8 @@ public struct ShopServices: Sendable {
     public var notes: any NoteService
     /// Orders' parcels.
     public var shipments: any ShipmentService
+    /// Promotion codes.
+    public var coupons: any CouponService
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
     public var audit: any AuditService
@@ -23,7 +25,7 @@ public struct ShopServices: Sendable {
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService, shipments: any ShipmentService,
-                currencies: any CurrencyService,
+                coupons: any CouponService, currencies: any CurrencyService,
                 audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
@@ -33,6 +35,7 @@ public struct ShopServices: Sendable {
         self.orders = orders
         self.notes = notes
         self.shipments = shipments
+        self.coupons = coupons
         self.currencies = currencies
         self.audit = audit
         self.completions = completions

@@ -30,6 +30,13 @@ public struct ShopClock: Sendable {
     /// Today (UTC) as `YYYY-MM-DD`.
     public func today() -> String { String(Self.timestamp(now()).prefix(10)) }
 
+    /// Today (UTC) as a day: what a coupon's dates are compared with.
+    public var day: CalendarDay {
+        let seconds = now()
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return CalendarDay(dayNumber: Int(clamping: days)) ?? .epoch
+    }
+
     /// `seconds` since 1970-01-01 UTC as `YYYY-MM-DDTHH:MM:SSZ` (clamped to years 1…9999).
     public static func timestamp(_ seconds: Int64) -> String {
         let bounded = min(max(seconds, -62_135_596_800), 253_402_300_799)

@@ -29,4 +29,11 @@ public enum LineTotalSQL {
         return discounted(unitPrice: prefix + "unit_price_minor", quantity: prefix + "quantity",
                           discount: prefix + "discount_hundredths")
     }
+
+    /// What the customer paid for an order line: `orderLine` less the line's part of the order's
+    /// coupon (`coupon_minor`, CouponRules.split) — OrderLine.paidTotal as SQL.
+    public static func orderLinePaid(_ alias: String? = nil) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return "(\(orderLine(alias)) - \(prefix)coupon_minor)"
+    }
 }

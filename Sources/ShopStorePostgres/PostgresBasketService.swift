@@ -22,7 +22,8 @@ struct PostgresBasketService: BasketService {
         if let basket = try await basketInOneStatement(user) { return basket }
         return try await database.read("reading a basket") { connection in
             let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: database.logger)
-            return Basket(user: customer, lines: try await Self.lines(connection, userID: customer.id, logger: database.logger))
+            return Basket(user: customer, lines: try await Self.lines(connection, userID: customer.id, logger: database.logger),
+                          coupon: try await PostgresCouponService.basketCoupon(connection, userID: customer.id, logger: database.logger))
         }
     }
 
@@ -150,9 +151,9 @@ struct PostgresBasketService: BasketService {
         }
     }
 
-    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
+    func checkout(_ user: String, shipTo: Int64?, withoutCoupon: Bool) async throws -> Order {
         try await database.write(.checkout, action: "checkout") { connection in
-            try await Self.checkout(connection, user, shipTo: shipTo, database: database)
+            try await Self.checkout(connection, user, shipTo: shipTo, withoutCoupon: withoutCoupon, database: database)
         }
     }
 
@@ -183,7 +184,7 @@ struct PostgresBasketService: BasketService {
                 let rows = try await connection.execute(BasketStatement(reference: reference), logger: database.logger)
                 var basket: Basket?
                 for try await row in rows { basket = try Self.addRow(row, to: basket) }
-                return basket
+                return try await Self.withCoupon(basket, connection, logger: database.logger)
             }
             var basket: Basket?
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: BasketStatement.text(table: "users_masked"),
@@ -191,8 +192,15 @@ struct PostgresBasketService: BasketService {
                                                              logger: database.logger) {
                 basket = try Self.addRow(row, to: basket)
             }
-            return basket
+            return try await Self.withCoupon(basket, connection, logger: database.logger)
         }
+    }
+
+    /// `basket` with the coupon it carries (and the customer's uses of it), if any.
+    private static func withCoupon(_ basket: Basket?, _ connection: PostgresConnection, logger: Logger) async throws -> Basket? {
+        guard var basket else { return nil }
+        basket.coupon = try await PostgresCouponService.basketCoupon(connection, userID: basket.user.id, logger: logger)
+        return basket
     }
 
     /// `basket` with the row's user (the first row's) and its line, if it has one.
@@ -206,7 +214,8 @@ struct PostgresBasketService: BasketService {
             basket.lines.append(BasketLine(userID: user.id, productID: productID, sku: try cells.next(String.self),
                                            title: try cells.next(String.self),
                                            unitPrice: Money(minorUnits: try cells.next(Int64.self), currency: .usd),
-                                           discount: Percentage(hundredths: try cells.next(Int.self)), quantity: try cells.next(Int.self)))
+                                           discount: Percentage(hundredths: try cells.next(Int.self)), quantity: try cells.next(Int.self),
+                                           category: try cells.next(String.self)))
         }
         return basket
     }
@@ -231,7 +240,7 @@ struct PostgresBasketService: BasketService {
                      WHERE NOT EXISTS (SELECT 1 FROM by_id)
                        AND (lower(username) = lower($2) OR ($3 AND lower(email) = lower($2)))
                      LIMIT 1))
-                SELECT c.*, b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
+                SELECT c.*, b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category
                 FROM customer c
                 LEFT JOIN basket_lines b ON b.user_id = c.id
                 LEFT JOIN products p ON p.id = b.product_id
@@ -263,7 +272,8 @@ struct PostgresBasketService: BasketService {
     /// the lines, takes the stock, writes the order and its audit row, and empties the basket; a
     /// product whose stock another checkout took meanwhile undoes everything). Runs inside the
     /// caller's transaction: any error leaves everything unchanged.
-    static func checkout(_ connection: PostgresConnection, _ user: String, shipTo: Int64?, database: PostgresDatabase) async throws -> Order {
+    static func checkout(_ connection: PostgresConnection, _ user: String, shipTo: Int64?, withoutCoupon: Bool,
+                         database: PostgresDatabase) async throws -> Order {
         let logger = database.logger
         let customer = try await PostgresUserLookup.find(connection, user, source: database.usersSource, logger: logger)
         if let shipTo {
@@ -294,10 +304,12 @@ struct PostgresBasketService: BasketService {
         let basket = Basket(user: customer, lines: lines)
         _ = try basket.total
         _ = try basket.discountedTotal
-        // A refusal (PostgresRefusal's SHC codes: a product another checkout emptied meanwhile)
-        // is worded from its detail where PostgresErrors maps the server's error.
+        // A refusal (PostgresRefusal's SHC codes: a product another checkout emptied meanwhile; its
+        // SHK codes: the basket's coupon gives nothing now, in CouponRefusal's words) is worded
+        // from its detail where PostgresErrors maps the server's error. The server applies the
+        // coupon (unless `withoutCoupon`), counts its use and takes it off the basket.
         var orderID: Int64?
-        for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id), \(shipTo))", logger: logger)
+        for try await id in try await connection.query("SELECT shopsh_checkout(\(customer.id), \(shipTo), \(withoutCoupon))", logger: logger)
             .decode(Int64.self) {
             orderID = id
         }
@@ -311,13 +323,13 @@ struct PostgresBasketService: BasketService {
     static func lines(_ connection: PostgresConnection, userID: Int64, logger: Logger) async throws -> [BasketLine] {
         var lines: [BasketLine] = []
         for try await row in try await connection.query("""
-            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
+            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = \(userID) ORDER BY b.added_at, b.product_id
-            """, logger: logger).decode((Int64, String, String, Int64, Int, Int).self) {
+            """, logger: logger).decode((Int64, String, String, Int64, Int, Int, String).self) {
             lines.append(BasketLine(userID: userID, productID: row.0, sku: row.1, title: row.2,
                                     unitPrice: Money(minorUnits: row.3, currency: .usd), discount: Percentage(hundredths: row.4),
-                                    quantity: row.5))
+                                    quantity: row.5, category: row.6))
         }
         return lines
     }

@@ -168,6 +168,20 @@ struct PostgresCompletionSource: CompletionSource {
         }
     }
 
+    /// Coupon codes (upper case) starting with `prefix`, through coupons_code_prefix.
+    func couponCodes(prefix: String, limit: Int) async throws -> [String] {
+        guard limit > 0 else { return [] }
+        let upper = prefix.uppercased()
+        let query: PostgresQuery = """
+            SELECT code FROM coupons
+            WHERE code COLLATE "C" >= \(upper) AND code COLLATE "C" < \(upper + Self.upperEnd)
+            ORDER BY code COLLATE "C" LIMIT \(limit)
+            """
+        return try await database.read("completing coupon codes") { connection in
+            try await Self.strings(connection.query(query, logger: database.logger))
+        }
+    }
+
     /// From the masking view, which every shopsh role may read (the operator column is not masked).
     func auditOperators(prefix: String, limit: Int) async throws -> [String] {
         guard limit > 0 else { return [] }

@@ -18,18 +18,20 @@ struct PostgresOrderService: OrderService {
         o.id, o.user_id, o.status, o.currency, COALESCE(c.minor_units, 2)::integer, o.total_minor,
         o.discounted_total_minor, floor(extract(epoch FROM o.created_at))::bigint,
         floor(extract(epoch FROM o.updated_at))::bigint, o.customer, o.refunded_minor,
-        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone
+        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone,
+        (SELECT k.code FROM coupons k WHERE k.id = cu.coupon_id), cu.discount_minor
         """
 
     /// The orders with their currencies and where they go, read from `addresses` (the session's
     /// `orderAddressesSource`: constant SQL).
     static func from(_ addresses: String) -> String {
         " FROM orders o LEFT JOIN currencies c ON c.code = o.currency LEFT JOIN \(addresses) a ON a.order_id = o.id"
+            + " LEFT JOIN coupon_uses cu ON cu.order_id = o.id"
     }
 
     /// An order (without lines) as `columns` decode.
     typealias OrderRow = (Int64, Int64?, String, String, Int, Int64, Int64, Int64, Int64, String, Int64,
-                          String?, String?, String?, String?, String?, String?, String?, String?)
+                          String?, String?, String?, String?, String?, String?, String?, String?, String?, Int64?)
 
     /// Statuses in the order of an order's life, for sorting and grouping.
     static let statusRank = OrderStatusSQL.rank("o.status")
@@ -252,10 +254,11 @@ struct PostgresOrderService: OrderService {
     /// An order-level group's figures: orders, units, gross, net.
     static let orderSums = "count(*), sum(o.items)::bigint, sum(o.total_minor)::bigint, sum(o.discounted_total_minor)::bigint"
     /// A line-level group's figures: the orders holding such lines, units, gross, and net with each
-    /// line's discount rounded once, half away from zero, as checkout rounds it.
+    /// line's discount rounded once, half away from zero, as checkout rounds it, less its part of
+    /// the order's coupon (what was paid: LineTotalSQL.orderLinePaid).
     static let lineSums = """
         count(DISTINCT l.order_id), sum(l.quantity)::bigint, sum(l.unit_price_minor * l.quantity)::bigint,
-        sum(\(LineTotalSQL.orderLine("l")))::bigint
+        sum(\(LineTotalSQL.orderLinePaid("l")))::bigint
         """
     static let linesFrom = "order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id"
 
@@ -272,12 +275,13 @@ struct PostgresOrderService: OrderService {
         guard var order = found else { throw ShopError.notFound("no order \(id)") }
         let currency = order.total.currency
         for try await line in try await connection.query("""
-            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned
+            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned, coupon_minor
             FROM order_lines WHERE order_id = \(id) ORDER BY line_number
-            """, logger: logger).decode((Int64?, String, String, Int64, Int, Int, Int).self) {
+            """, logger: logger).decode((Int64?, String, String, Int64, Int, Int, Int, Int64).self) {
             order.lines.append(OrderLine(productID: line.0, sku: line.1, title: line.2,
                                          unitPrice: Money(minorUnits: line.3, currency: currency),
-                                         discount: Percentage(hundredths: line.4), quantity: line.5, returned: line.6))
+                                         discount: Percentage(hundredths: line.4), quantity: line.5, returned: line.6,
+                                         couponShare: line.7))
         }
         for try await row in try await connection.query("""
             SELECT id, line_number, product_id, sku, quantity, restocked, amount_minor, reason, operator,
@@ -305,7 +309,8 @@ struct PostgresOrderService: OrderService {
                      shipTo: row.12.map { line1 in
                          PostalAddress(name: row.11 ?? "", line1: line1, line2: row.13 ?? "", city: row.14 ?? "", state: row.15 ?? "",
                                        postalCode: row.16 ?? "", country: row.17 ?? "", phone: row.18)
-                     })
+                     },
+                     coupon: row.19.map { OrderCoupon(code: $0, discount: Money(minorUnits: row.20 ?? 0, currency: currency)) })
     }
 
     /// A filter's values, each nil when the filter does not use it (the SQL tests `IS NULL`).

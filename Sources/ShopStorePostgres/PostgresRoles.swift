@@ -31,7 +31,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -50,7 +50,7 @@ public enum PostgresRoles {
         case .addToBasket: return [.on("basket_lines", "INSERT", "UPDATE"), lockBasket]
         case .setBasketQuantity: return [.on("basket_lines", "INSERT", "UPDATE", "DELETE"), lockBasket]
         case .removeFromBasket, .clearBasket: return [.on("basket_lines", "DELETE"), lockBasket]
-        case .checkout: return [.execute(PostgresAddressSchema.checkoutSignature), lockBasket]
+        case .checkout: return [.execute(PostgresCouponSchema.checkoutSignature), lockBasket]
         case .addFavorite: return [.on("favorites", "INSERT")]
         case .removeFavorite: return [.on("favorites", "DELETE")]
         case .toggleFavorite: return [.on("favorites", "INSERT", "DELETE")]
@@ -62,6 +62,9 @@ public enum PostgresRoles {
         // what the note is on and its text.
         case .addNote: return [.on("notes", "INSERT (order_id, user_id, text)")]
         case .deleteNote: return [.on("notes", "DELETE")]
+        // Coupon uses and lines' coupon shares are written only by shopsh_checkout (the owner's).
+        case .attachCoupon: return [.on("basket_coupons", "INSERT", "DELETE")]
+        case .manageCoupons: return [.on("coupons", "INSERT", "UPDATE")]
         // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
         case .addProduct, .importProducts:
             return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
@@ -133,8 +136,9 @@ public enum PostgresRoles {
     }
 
     /// Functions a role could call before a later migration replaced them: their grants are
-    /// revoked too (shopsh_checkout(BIGINT) became shopsh_checkout_basket in migration 14).
-    static let retiredFunctions = "shopsh_checkout_basket(BIGINT)"
+    /// revoked too (shopsh_checkout(BIGINT) became shopsh_checkout_basket in migration 14,
+    /// shopsh_checkout(BIGINT, BIGINT) shopsh_checkout_to_address in migration 15).
+    static let retiredFunctions = "shopsh_checkout_basket(BIGINT), \(PostgresCouponSchema.retiredCheckoutSignature)"
 
     /// The three group roles, weakest first, for statements (constant SQL).
     static let groupRoles = OperatorRole.allCases.map(\.serverRoleName).joined(separator: ", ")
@@ -169,7 +173,8 @@ public enum PostgresRoles {
             "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, shipments, shipment_lines, currencies, currency_rates,
+            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, shipments, shipment_lines,
+                            coupons, basket_coupons, coupon_uses, currencies, currency_rates,
                             search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked
                          TO \(viewer)
             """,

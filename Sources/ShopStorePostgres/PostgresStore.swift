@@ -144,6 +144,7 @@ public final class PostgresStore: ShopStore {
                      orders: PostgresOrderService(database: database),
                      notes: PostgresNoteService(database: database),
                      shipments: PostgresShipmentService(database: database),
+                     coupons: PostgresCouponService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database), clock: database.clock)

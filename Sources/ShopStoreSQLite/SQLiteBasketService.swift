@@ -14,7 +14,8 @@ struct SQLiteBasketService: BasketService {
     func basket(_ user: String) async throws -> Basket {
         try database.shopRead { db in
             let found = try SQLiteUserLookup.find(db, user)
-            return Basket(user: found, lines: try Self.lines(db, userID: found.id))
+            return Basket(user: found, lines: try Self.lines(db, userID: found.id),
+                          coupon: try SQLiteCouponService.basketCoupon(db, userID: found.id))
         }
     }
 
@@ -96,10 +97,10 @@ struct SQLiteBasketService: BasketService {
         }
     }
 
-    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
+    func checkout(_ user: String, shipTo: Int64?, withoutCoupon: Bool) async throws -> Order {
         try database.shopWrite { db in
             let now = clock.timestamp()
-            let order = try Self.checkout(db, user, shipTo: shipTo, now: now)
+            let order = try Self.checkout(db, user, shipTo: shipTo, withoutCoupon: withoutCoupon, now: now)
             try SQLiteAuditLog.record(.checkout(order), in: db, at: now)
             return order
         }
@@ -130,24 +131,35 @@ struct SQLiteBasketService: BasketService {
     // MARK: - Checkout
 
     /// Checks and takes every line's stock, writes the order with its lines as sold and where it
-    /// goes (the customer's address `shipTo`, or their default shipping address), and empties the
-    /// basket. Runs inside the caller's transaction: any error leaves everything unchanged.
-    static func checkout(_ db: Database, _ user: String, shipTo: Int64? = nil, now: String) throws -> Order {
+    /// goes (the customer's address `shipTo`, or their default shipping address), applies the
+    /// basket's coupon (CouponRules: refused in one line when it gives nothing now, unless
+    /// `withoutCoupon`) and counts its use, and empties the basket. Runs inside the caller's
+    /// transaction: any error leaves everything unchanged.
+    static func checkout(_ db: Database, _ user: String, shipTo: Int64? = nil, withoutCoupon: Bool = false, now: String) throws -> Order {
         let customer = try SQLiteUserLookup.find(db, user)
         let destination = try Int64.fetchOne(db, sql: """
             SELECT id FROM addresses WHERE user_id = ? AND (id = ? OR (? IS NULL AND default_shipping = 1))
             """, arguments: [customer.id, shipTo, shipTo])
         if let shipTo, destination == nil { throw AddressLookup.notFound(shipTo, user: customer.username) }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.stock
+            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category, p.stock
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
             """, arguments: [customer.id])
         try BasketRules.checkCheckout(customer, lines: rows.count)
         let lines = rows.map { row in
             var line = line(userID: customer.id)(row)
-            line.stock = row[6]
+            line.stock = row[7]
             return line
+        }
+        let coupon = try SQLiteCouponService.basketCoupon(db, userID: customer.id)
+        var quote: CouponQuote?
+        if let coupon, !withoutCoupon {
+            let applied = try CouponRules.quote(coupon, lines: lines, on: CalendarDay(iso: String(now.prefix(10))) ?? .epoch)
+            if let refusal = applied.refusal {
+                throw ShopError.conflict(refusal.message(code: coupon.coupon.code) + " (basket checkout --without-coupon goes without it)")
+            }
+            quote = applied
         }
         try BasketRules.checkStock(customer, lines)
         let ledgerBefore = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM stock_ledger") ?? 0
@@ -164,7 +176,7 @@ struct SQLiteBasketService: BasketService {
             INSERT INTO orders (user_id, customer, status, currency, total_minor, discounted_total_minor, created_at, updated_at)
             VALUES (?, ?, 'placed', ?, ?, ?, ?, ?)
             """, arguments: [customer.id, customer.username, basket.currency.code, try basket.total.minorUnits,
-                             try basket.discountedTotal.minorUnits, now, now])
+                             try basket.discountedTotal.minorUnits - (quote?.discount.minorUnits ?? 0), now, now])
         let orderID = db.lastInsertedRowID
         // The ledger's rows of this checkout name its order (known only now).
         try db.execute(sql: "UPDATE stock_ledger SET order_id = ? WHERE id > ? AND reason = ?",
@@ -172,11 +184,16 @@ struct SQLiteBasketService: BasketService {
         for (index, line) in lines.enumerated() {
             try db.execute(sql: """
                 INSERT INTO order_lines (order_id, line_number, product_id, sku, title, unit_price_minor,
-                                         discount_hundredths, quantity)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                         discount_hundredths, quantity, coupon_minor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [orderID, index + 1, line.productID, line.sku, line.title, line.unitPrice.minorUnits,
-                                 line.discount.hundredths, line.quantity])
+                                 line.discount.hundredths, line.quantity, quote?.shares[index] ?? 0])
         }
+        if let coupon, let quote {
+            try db.execute(sql: "INSERT INTO coupon_uses (order_id, coupon_id, user_id, discount_minor, used_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [orderID, coupon.coupon.id, customer.id, quote.discount.minorUnits, now])
+        }
+        try db.execute(sql: "DELETE FROM basket_coupons WHERE user_id = ?", arguments: [customer.id])
         if let destination {
             try db.execute(sql: """
                 INSERT INTO order_addresses (order_id, name, line1, line2, city, state, postal_code, country, phone)
@@ -192,7 +209,7 @@ struct SQLiteBasketService: BasketService {
     /// The basket lines of a user, oldest first, with the products' prices now.
     static func lines(_ db: Database, userID: Int64) throws -> [BasketLine] {
         try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity
+            SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category
             FROM basket_lines b JOIN products p ON p.id = b.product_id
             WHERE b.user_id = ? ORDER BY b.added_at, b.product_id
             """), arguments: [userID]).map(line(userID: userID))
@@ -202,13 +219,14 @@ struct SQLiteBasketService: BasketService {
         { row in
             BasketLine(userID: userID, productID: row[0], sku: row[1], title: row[2],
                        unitPrice: Money(minorUnits: row[3], currency: .usd), discount: Percentage(hundredths: row[4]),
-                       quantity: row[5])
+                       quantity: row[5], category: row["category"] ?? "")
         }
     }
 
     private static func line(_ userID: Int64, _ product: Product, quantity: Int) -> BasketLine {
         BasketLine(userID: userID, productID: product.id, sku: product.sku, title: product.title,
-                   unitPrice: product.price, discount: product.discount, quantity: quantity, stock: product.stock)
+                   unitPrice: product.price, discount: product.discount, quantity: quantity, stock: product.stock,
+                   category: product.category)
     }
 
     /// Counts the basket's lines for `BasketRules.checkRoom`.

@@ -15,6 +15,7 @@ struct SQLiteCompletionSource: CompletionSource {
     static let emailSQL = "SELECT id, username, email FROM users WHERE email >= ? AND email < ? ORDER BY email LIMIT ?"
     static let skuSQL = "SELECT sku FROM products WHERE sku >= ? AND sku < ? ORDER BY sku LIMIT ?"
     static let currencySQL = "SELECT code FROM currencies WHERE code >= ? AND code < ? ORDER BY code LIMIT ?"
+    static let couponSQL = "SELECT code FROM coupons WHERE code >= ? AND code < ? ORDER BY code LIMIT ?"
     /// One id range of the prefix (12, 120…129, 1200…1299, …).
     static let productRangeSQL = "SELECT id, title FROM products WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ?"
     static let orderRangeSQL = "SELECT id FROM orders WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ?"
@@ -64,6 +65,10 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
         try textRange(Self.currencySQL, prefix: prefix.uppercased(), limit: limit)
+    }
+
+    func couponCodes(prefix: String, limit: Int) async throws -> [String] {
+        try textRange(Self.couponSQL, prefix: prefix.uppercased(), limit: limit)
     }
 
     func productIDs(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {

@@ -15,9 +15,11 @@ struct SQLiteOrderService: OrderService {
     static let columns = """
         o.id, o.user_id, o.status, o.currency, coalesce(c.minor_units, 2), o.total_minor, o.discounted_total_minor,
         o.created_at, o.updated_at, o.customer, o.refunded_minor,
-        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone
+        a.name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.phone,
+        (SELECT k.code FROM coupons k WHERE k.id = u.coupon_id), u.discount_minor
         """
     static let from = " FROM orders o LEFT JOIN currencies c ON c.code = o.currency LEFT JOIN order_addresses a ON a.order_id = o.id"
+        + " LEFT JOIN coupon_uses u ON u.order_id = o.id"
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [
@@ -248,7 +250,7 @@ struct SQLiteOrderService: OrderService {
     /// line's discount rounded once, half away from zero, as checkout rounds it (Money.discounted).
     static let lineSums = """
         count(DISTINCT l.order_id), sum(l.quantity), sum(l.unit_price_minor * l.quantity),
-        sum(\(LineTotalSQL.orderLine("l")))
+        sum(\(LineTotalSQL.orderLinePaid("l")))
         """
     /// The orders first (`CROSS JOIN` fixes SQLite's join order): a window of days is a range of
     /// `orders_by_created`, then each order's lines by its key. Left to itself the planner walked
@@ -264,12 +266,12 @@ struct SQLiteOrderService: OrderService {
         }
         var order = try order(row)
         order.lines = try Row.fetchAll(db, sql: """
-            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned
+            SELECT product_id, sku, title, unit_price_minor, discount_hundredths, quantity, returned, coupon_minor
             FROM order_lines WHERE order_id = ? ORDER BY line_number
             """, arguments: [id]).map { line in
             OrderLine(productID: line[0], sku: line[1], title: line[2],
                       unitPrice: Money(minorUnits: line[3], currency: order.total.currency),
-                      discount: Percentage(hundredths: line[4]), quantity: line[5], returned: line[6])
+                      discount: Percentage(hundredths: line[4]), quantity: line[5], returned: line[6], couponShare: line[7])
         }
         order.refunds = try Row.fetchAll(db, sql: """
             SELECT id, line_number, product_id, sku, quantity, restocked, amount_minor, reason, operator, created_at
@@ -293,7 +295,8 @@ struct SQLiteOrderService: OrderService {
                      total: Money(minorUnits: row[5], currency: currency),
                      discountedTotal: Money(minorUnits: row[6], currency: currency),
                      refunded: Money(minorUnits: row[10], currency: currency),
-                     createdAt: row[7], updatedAt: row[8], shipTo: shipTo(row, from: 11))
+                     createdAt: row[7], updatedAt: row[8], shipTo: shipTo(row, from: 11),
+                     coupon: (row[19] as String?).map { OrderCoupon(code: $0, discount: Money(minorUnits: row[20], currency: currency)) })
     }
 
     /// The address of columns `first`… (name, line1, line2, city, state, postal_code, country,

@@ -145,7 +145,8 @@ public final class SQLiteStore: ShopStore, Sendable {
                      addresses: SQLiteAddressService(database: database, clock: clock),
                      orders: SQLiteOrderService(database: database, clock: clock),
                      notes: SQLiteNoteService(database: database, clock: clock),
-                     shipments: SQLiteShipmentService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
+                     shipments: SQLiteShipmentService(database: database, clock: clock),
+                     coupons: SQLiteCouponService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
                      audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
     }
 

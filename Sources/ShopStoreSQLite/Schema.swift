@@ -11,14 +11,16 @@ enum Schema {
     /// The migrations, oldest first.
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
-                                 "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes"]
+                                 "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
+                                 "v11: coupons"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
 
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
-                             "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "currencies", "currency_rates", "audit_log", "sales_days"]
+                             "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
+                             "coupons", "basket_coupons", "coupon_uses", "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -308,6 +310,47 @@ enum Schema {
                 );
                 CREATE INDEX notes_by_order ON notes(order_id, id) WHERE order_id IS NOT NULL;
                 CREATE INDEX notes_by_user ON notes(user_id, id) WHERE user_id IS NOT NULL;
+                """)
+        }
+        register(11) { db in
+            // Coupons (CouponRules): codes upper case; a percentage or an amount; a category or
+            // products (ids, comma-separated) as the scope, or neither. A use is an order's row in
+            // coupon_uses, written only by checkout; order_lines.coupon_minor is each line's part.
+            try db.execute(sql: """
+                CREATE TABLE coupons (
+                    id                 INTEGER PRIMARY KEY,
+                    code               TEXT NOT NULL UNIQUE,
+                    percent_hundredths INTEGER CHECK (percent_hundredths BETWEEN 1 AND 10000),
+                    amount_minor       INTEGER CHECK (amount_minor > 0),
+                    currency           TEXT NOT NULL,
+                    min_total_minor    INTEGER CHECK (min_total_minor >= 0),
+                    starts             TEXT,
+                    expires            TEXT,
+                    max_uses           INTEGER CHECK (max_uses > 0),
+                    per_customer       INTEGER CHECK (per_customer > 0),
+                    category           TEXT,
+                    product_ids        TEXT,
+                    description        TEXT NOT NULL DEFAULT '',
+                    disabled           INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+                    created_at         TEXT NOT NULL,
+                    CHECK ((percent_hundredths IS NULL) <> (amount_minor IS NULL)),
+                    CHECK (category IS NULL OR product_ids IS NULL),
+                    CHECK (expires >= starts)
+                );
+                CREATE TABLE basket_coupons (
+                    user_id   INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    coupon_id INTEGER NOT NULL REFERENCES coupons(id),
+                    added_at  TEXT NOT NULL
+                );
+                CREATE TABLE coupon_uses (
+                    order_id       INTEGER PRIMARY KEY REFERENCES orders(id),
+                    coupon_id      INTEGER NOT NULL REFERENCES coupons(id),
+                    user_id        INTEGER,
+                    discount_minor INTEGER NOT NULL CHECK (discount_minor >= 0),
+                    used_at        TEXT NOT NULL
+                );
+                CREATE INDEX coupon_uses_by_coupon ON coupon_uses(coupon_id, user_id);
+                ALTER TABLE order_lines ADD COLUMN coupon_minor INTEGER NOT NULL DEFAULT 0;
                 """)
         }
         return migrator

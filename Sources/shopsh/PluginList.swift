@@ -3,6 +3,7 @@
 
 import Audit
 import Basket
+import Coupons
 import Currency
 import Favorites
 import Orders
@@ -17,6 +18,7 @@ let allPlugins: [ShellPlugin] = [
     favoritesPlugin,
     usersPlugin,
     ordersPlugin,
+    couponsPlugin,
     currencyPlugin,
     auditPlugin,
 ]

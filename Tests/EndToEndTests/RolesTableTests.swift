@@ -31,7 +31,13 @@ import TestSupport
         ("basket set", "basket set emilys 5 3"),
         ("audit revert", "audit revert LAST_AUDIT_ROW --yes"),   // the basket set just above
         ("basket remove", "basket remove emilys 5"),
-        ("basket checkout", "basket checkout emilys"),
+        ("coupons add", "coupons add TENOFF --percent 10"),
+        ("coupons generate", "coupons generate 2 --prefix BF- --amount 5 --max-uses 1"),
+        ("coupons list", "coupons list"),
+        ("coupons show", "coupons show tenoff"),
+        ("basket coupon", "basket coupon emilys tenoff"),
+        ("basket checkout", "basket checkout emilys"),                             // with TENOFF
+        ("coupons disable", "coupons disable TENOFF"),
         ("basket clear", "basket clear michaelw"),
         ("basket list", "basket list --limit 2"),
         ("favorites list", "favorites list emilys"),

@@ -44,6 +44,9 @@ private final class FakeSource: CompletionSource {
     func currencyCodes(prefix: String, limit: Int) async throws -> [String] {
         ["EUR", "JPY", "USD"].filter { $0.hasPrefix(prefix.uppercased()) }
     }
+    func couponCodes(prefix: String, limit: Int) async throws -> [String] {
+        ["BF-2024", "SUMMER10"].filter { $0.hasPrefix(prefix.uppercased()) }
+    }
     func auditOperators(prefix: String, limit: Int) async throws -> [String] {
         ["alice", "bob"].filter { $0.hasPrefix(prefix) }
     }

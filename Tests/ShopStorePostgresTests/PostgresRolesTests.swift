@@ -236,11 +236,13 @@ struct PostgresRolesTests {
         #expect(try await store.textColumn(PostgresQuery(unsafeSQL: privileges)) == ["true true true true"])
         #expect(try await PostgresSchema.migrate(store.database) == Array(4...PostgresSchema.version))
         #expect(try await store.textColumn(PostgresQuery(unsafeSQL: privileges)) == ["false false false false"])
-        // Checkout takes where the order goes since migration 14; the old function is the owner's alone.
+        // Checkout takes where the order goes since migration 14 and goes with or without its coupon
+        // since 15; the old functions are the owner's alone.
         #expect(try await store.textColumn("""
-            SELECT has_function_privilege('shopsh_support', 'shopsh_checkout(bigint, bigint)', 'EXECUTE')::text || ' '
-                   || has_function_privilege('shopsh_support', 'shopsh_checkout_basket(bigint)', 'EXECUTE')::text
-            """) == ["true false"])
+            SELECT has_function_privilege('shopsh_support', 'shopsh_checkout(bigint, bigint, boolean)', 'EXECUTE')::text || ' '
+                   || has_function_privilege('shopsh_support', 'shopsh_checkout_basket(bigint)', 'EXECUTE')::text || ' '
+                   || has_function_privilege('shopsh_support', 'shopsh_checkout_to_address(bigint, bigint)', 'EXECUTE')::text
+            """) == ["true false false"])
     }
 
     @Test func settingUpTwiceAndAtOnceIsTheSame() async throws {

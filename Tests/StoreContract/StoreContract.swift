@@ -19,8 +19,8 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, search, users, addresses, notes, shipments, baskets, checkout, favorites, orders, refunds, ledger, concurrency, completions, currency, runTransactions,
-             audit, bulkChanges
+        case products, search, users, addresses, notes, shipments, baskets, checkout, coupons, favorites, orders, refunds, ledger, concurrency,
+             completions, currency, runTransactions, audit, bulkChanges
 
         public var description: String { rawValue }
 
@@ -35,6 +35,7 @@ public enum StoreContract {
             case .shipments: await StoreContract.shipments(fixture)
             case .baskets: await StoreContract.baskets(fixture)
             case .checkout: await StoreContract.checkout(fixture)
+            case .coupons: await StoreContract.coupons(fixture)
             case .favorites: await StoreContract.favorites(fixture)
             case .orders: await StoreContract.orders(fixture)
             case .refunds: await StoreContract.refunds(fixture)

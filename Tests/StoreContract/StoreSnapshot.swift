@@ -12,6 +12,8 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
     var categories: [ShopCore.Category] = []
     var users: [User] = []
     var baskets: [Int64: [BasketLine]] = [:]
+    var basketCoupons: [Int64: BasketCoupon] = [:]
+    var coupons: [Coupon] = []
     var favorites: [Int64: [FavoriteProduct]] = [:]
     var addresses: [Int64: [CustomerAddress]] = [:]
     var topFavorites: [FavoriteCount] = []
@@ -31,7 +33,9 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         try await services.users.listUsers(UserFilter(), page: Page(sort: [SortKey(field: "id")])) { users.append($0) }
         snapshot.users = users
         for user in users {
-            snapshot.baskets[user.id] = try await services.baskets.basket(String(user.id)).lines
+            let basket = try await services.baskets.basket(String(user.id))
+            snapshot.baskets[user.id] = basket.lines
+            snapshot.basketCoupons[user.id] = basket.coupon
             snapshot.favorites[user.id] = try await services.favorites.favorites(String(user.id))
             snapshot.addresses[user.id] = try await services.addresses.addresses(String(user.id))
         }
@@ -40,6 +44,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         try await services.orders.listOrders(OrderFilter(), page: Page(sort: [SortKey(field: "id")])) { ids.append($0.id) }
         for id in ids { snapshot.orders.append(try await services.orders.order(id)) }
         snapshot.rates = try await services.currencies.latestRates(onOrBefore: nil)
+        try await services.coupons.listCoupons(CouponFilter(), page: .all) { snapshot.coupons.append($0) }
         try await services.audit.listAudit(AuditFilter(), page: .all) { snapshot.audit.append($0) }
         return snapshot
     }
@@ -55,6 +60,8 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         compare("categories", categories, other.categories)
         compare("users", users, other.users)
         compare("baskets", baskets, other.baskets)
+        compare("baskets' coupons", basketCoupons, other.basketCoupons)
+        compare("coupons", coupons, other.coupons)
         compare("favorites", favorites, other.favorites)
         compare("addresses", addresses, other.addresses)
         compare("top favorites", topFavorites, other.topFavorites)

@@ -81,7 +81,7 @@ extension AuditCommand {
             case .product: return String(try await services.products.product(text).id)
             case .basket, .favourite, .user, nil: return String(try await services.users.user(text).id)
             case .order: throw ShopError.invalidInput("order ids are numbers: \(text.quotedForMessage()) is not one")
-            case .currency: return text.uppercased()
+            case .currency, .coupon: return text.uppercased()
             }
         }
     }

@@ -22,7 +22,7 @@ struct BasketCommand: ParsableCommand {
             Quantities are whole numbers from 1 to \(BasketLimits.maxQuantity).
             """,
         subcommands: [Show.self, Add.self, Set.self, Remove.self,
-                      Clear.self, Total.self, Checkout.self, List.self])
+                      Clear.self, Total.self, Coupon.self, Checkout.self, List.self])
 }
 
 extension BasketCommand {
@@ -31,8 +31,10 @@ extension BasketCommand {
         static let configuration = CommandConfiguration(abstract: "Show a basket's lines and totals.",
             discussion: """
                 Table, csv and tsv list the lines and print the totals on stderr. json prints one object: \
-                {"user_id", "user", "total_quantity", "total", "discounted_total", "currency", "lines": [...]}; \
-                ndjson prints the same object on one line. --fields picks the lines' fields.
+                {"user_id", "user", "total_quantity", "total", "discounted_total", "currency", "coupon", \
+                "coupon_discount", "coupon_reason", "coupon_note", "to_pay", "lines": [...]}; ndjson prints the same \
+                object on one line. coupon_discount is what the coupon gives now; when it gives nothing, coupon_reason \
+                says why (expired, below minimum, no eligible line, used up, …). --fields picks the lines' fields.
                 """)
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
@@ -44,13 +46,14 @@ extension BasketCommand {
             let (user, _) = try words.resolve(in: context)
             let basket = try await context.services.baskets.basket(user)
             let display = try await context.moneyDisplay(currencyOption)
-            var view = NestedView(record: (BasketRows.showColumns(display), try BasketRows.showCells(basket, display)),
+            let quote = try basket.couponQuote(on: context.services.clock.day)
+            var view = NestedView(record: (BasketRows.showColumns(display), try BasketRows.showCells(basket, quote, display)),
                                   key: "lines",
                                   rows: (BasketRows.lineColumns(display), try basket.lines.map { try BasketRows.cells($0, display) }))
             view.tableShowsRecord = false
             try context.nested(view, options: output, tableView: BasketRows.lineTableView(display),
                                emptyNote: "the basket of \(basket.user.username) is empty",
-                               flatNote: { try BasketRows.summary(basket, display) })
+                               flatNote: { try BasketRows.summary(basket, quote, display) })
         }
     }
 
@@ -177,6 +180,9 @@ extension BasketCommand {
                 help: ArgumentHelp("Ship to this saved address of the customer's instead of their default.", valueName: "ID"))
         var address: Int64?
 
+        @Flag(name: .customLong("without-coupon"), help: "Check out at full price, taking the basket's coupon off.")
+        var withoutCoupon = false
+
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
@@ -184,10 +190,51 @@ extension BasketCommand {
             let (user, _) = try words.resolve(in: context)
             let display = try await context.moneyDisplay(currencyOption)
             let username = try await context.services.baskets.basket(user).user.username
-            let order = try await context.services.baskets.checkout(user, shipTo: address)
+            let order = try await context.services.baskets.checkout(user, shipTo: address, withoutCoupon: withoutCoupon)
             try context.record(columns: BasketRows.orderColumns(display),
                                row: BasketRows.orderCells(order, user: username, display), options: output)
-            context.note("placed order \(order.id) for \(username): \(order.discountedTotal) (see: orders show \(order.id))")
+            let coupon = order.coupon.map { " with coupon \($0.code) (−\($0.discount))" } ?? ""
+            context.note("placed order \(order.id) for \(username): \(order.discountedTotal)\(coupon) (see: orders show \(order.id))")
+        }
+    }
+}
+
+extension BasketCommand {
+    /// `basket coupon [USER] CODE` / `basket coupon [USER] --remove`.
+    struct Coupon: ShellCommand {
+        static let operation: ShopOperation? = .attachCoupon
+        static let configuration = CommandConfiguration(
+            abstract: "Put a coupon on a basket (one per basket), or take it off with --remove.",
+            discussion: """
+                Refused when the coupon can give nothing any more (disabled, expired, used up, the customer's limit \
+                reached); one that starts later, or that the basket does not reach yet, may wait in the basket. \
+                basket show says what it gives now; checkout applies it.
+                """)
+
+        @OptionGroup var words: CustomerArguments<CouponWord>
+
+        @Flag(help: "Take the basket's coupon off.")
+        var remove = false
+
+        @OptionGroup var currencyOption: CurrencyOption
+        @OptionGroup var output: OutputOptions
+
+        func run(in context: CommandContext) async throws {
+            if remove {
+                let user = try words.resolveCustomerOnly(in: context, because: "--remove")
+                let basket = try await context.services.baskets.basket(user)
+                _ = try await context.services.coupons.setBasketCoupon(user, code: nil)
+                context.note("took coupon \(basket.coupon?.coupon.code ?? "") off the basket of \(basket.user.username)")
+                return
+            }
+            let (user, rest) = try words.resolve(in: context)
+            _ = try await context.services.coupons.setBasketCoupon(user, code: rest[0])
+            let basket = try await context.services.baskets.basket(user)
+            let display = try await context.moneyDisplay(currencyOption)
+            let quote = try basket.couponQuote(on: context.services.clock.day)
+            try context.record(columns: BasketRows.showColumns(display), row: try BasketRows.showCells(basket, quote, display),
+                               options: output)
+            context.note(try BasketRows.summary(basket, quote, display))
         }
     }
 }

@@ -76,24 +76,43 @@ enum BasketRows {
         }
     }
 
-    /// The head of `basket show -o json`: the totals without the line count (`lines` is the array).
+    /// The head of `basket show -o json`: the totals without the line count (`lines` is the array),
+    /// then the coupon: its code, what it gives now (or why nothing), what is left to pay.
     static func showColumns(_ display: MoneyDisplay) -> [Column] {
         totalsColumns(display).filter { $0.key != "lines" }
+            + ["coupon", "coupon_discount", "coupon_reason", "coupon_note", "to_pay"].map(Column.init)
     }
 
-    static func showCells(_ basket: Basket, _ display: MoneyDisplay) throws -> [Cell] {
+    static func showCells(_ basket: Basket, _ quote: CouponQuote?, _ display: MoneyDisplay) throws -> [Cell] {
         var cells = try totalsCells(basket, display)
         cells.remove(at: 2)
+        let discount = quote?.discount ?? .zero(basket.currency)
+        let toPay = Money(minorUnits: try basket.discountedTotal.minorUnits - discount.minorUnits, currency: basket.currency)
+        cells += [basket.coupon.map { .text($0.coupon.code) } ?? .null, quote == nil ? .null : try display.cell(discount),
+                  quote?.refusal.map { .text($0.name) } ?? .null, quote?.refusal.map { .text($0.detail) } ?? .null,
+                  try display.cell(toPay)]
         return cells
     }
 
     /// The trailer of a table: `total 13037.88 USD · discounted 11510.81 USD · 12 items in 4 lines`.
-    static func summary(_ basket: Basket, _ display: MoneyDisplay) throws -> String {
+    /// With a coupon: ` · coupon BF-7KQ2 (10.00%) −1.15 USD · to pay 10.35 USD`, or why it gives
+    /// nothing now (a note wraps at a terminal's width).
+    static func summary(_ basket: Basket, _ quote: CouponQuote? = nil, _ display: MoneyDisplay) throws -> String {
         let code = try display.code(basket.total)
         var text = "basket of \(basket.user.username): total \(try display.convert(basket.total).decimalString) \(code)"
             + " · discounted \(try display.convert(basket.discountedTotal).decimalString) \(code)"
             + " · \(basket.totalQuantity) item\(basket.totalQuantity == 1 ? "" : "s") in \(basket.lines.count) line\(basket.lines.count == 1 ? "" : "s")"
         if let date = display.rateDate { text += " (ECB rates of \(date))" }
+        if let coupon = basket.coupon, let quote {
+            let head = "coupon \(coupon.coupon.code) (\(coupon.coupon.value.described))"
+            if let refusal = quote.refusal {
+                text += " · \(head) gives nothing now: \(refusal.detail)"
+            } else {
+                let toPay = Money(minorUnits: try basket.discountedTotal.minorUnits - quote.discount.minorUnits, currency: basket.currency)
+                text += " · \(head) −\(try display.convert(quote.discount).decimalString) \(code)"
+                    + " · to pay \(try display.convert(toPay).decimalString) \(code)"
+            }
+        }
         return text
     }
 
@@ -101,13 +120,14 @@ enum BasketRows {
 
     static func orderColumns(_ display: MoneyDisplay) -> [Column] {
         ["id", "user_id", "customer", "status", "lines", "total_quantity", "total", "discounted_total", "currency",
-         "created_at"].map(Column.init) + display.extraColumns
+         "created_at", "coupon", "coupon_discount"].map(Column.init) + display.extraColumns
     }
 
     static func orderCells(_ order: Order, user: String, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(user), .text(order.status.rawValue),
          .integer(Int64(order.lines.count)), .integer(Int64(order.lines.totalQuantity)),
          try display.cell(order.total), try display.cell(order.discountedTotal), .text(display.code(order.total)),
-         .text(order.createdAt)] + display.extraCells
+         .text(order.createdAt), order.coupon.map { .text($0.code) } ?? .null,
+         try order.coupon.map { coupon throws in try display.cell(coupon.discount) } ?? .null] + display.extraCells
     }
 }

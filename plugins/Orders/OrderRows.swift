@@ -12,14 +12,16 @@ enum OrderRows {
     /// A listing row, and the head of `orders show`.
     static func columns(_ display: MoneyDisplay) -> [Column] {
         ["id", "user_id", "customer", "status", "total", "discounted_total", "refunded", "net", "refund_state", "currency",
-         "created_at", "updated_at"].map(Column.init) + shipToColumns + display.extraColumns
+         "created_at", "updated_at", "coupon", "coupon_discount"].map(Column.init) + shipToColumns + display.extraColumns
     }
 
     static func cells(_ order: Order, _ display: MoneyDisplay) throws -> [Cell] {
         [.integer(order.id), order.userID.map(Cell.integer) ?? .null, .text(order.customer), .text(order.status.rawValue),
          try display.cell(order.total), try display.cell(order.discountedTotal), try display.cell(order.refunded),
          try display.cell(order.net), .text(order.refundState.rawValue), .text(display.code(order.total)),
-         .text(order.createdAt), .text(order.updatedAt)] + shipToCells(order.shipTo) + display.extraCells
+         .text(order.createdAt), .text(order.updatedAt), order.coupon.map { .text($0.code) } ?? .null,
+         try order.coupon.map { coupon throws in try display.cell(coupon.discount) } ?? .null]
+            + shipToCells(order.shipTo) + display.extraCells
     }
 
     /// Where the order goes, one field per part (`ship_city`…): null when it goes nowhere yet.
@@ -53,7 +55,7 @@ enum OrderRows {
     static func lineColumns(_ display: MoneyDisplay, withOrderID: Bool) -> [Column] {
         (withOrderID ? [Column("order_id")] : [])
             + ["line", "product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "returned", "total",
-               "discounted_total", "currency"].map(Column.init) + display.extraColumns
+               "discounted_total", "coupon_share", "paid_total", "currency"].map(Column.init) + display.extraColumns
     }
 
     static func lineCells(_ order: Order, _ display: MoneyDisplay, withOrderID: Bool) throws -> [[Cell]] {
@@ -62,6 +64,7 @@ enum OrderRows {
                 + [.integer(Int64(index + 1)), line.productID.map(Cell.integer) ?? .null, .text(line.sku),
                    .text(line.title), try display.cell(line.unitPrice), .decimal(line.discount.decimal),
                    .integer(Int64(line.quantity)), .integer(Int64(line.returned)), try display.cell(line.total), try display.cell(line.discountedTotal),
+                   try display.cell(Money(minorUnits: line.couponShare, currency: line.unitPrice.currency)), try display.cell(line.paidTotal),
                    .text(display.code(line.unitPrice))] + display.extraCells
         }
     }
@@ -73,6 +76,9 @@ enum OrderRows {
         var text = "order \(order.id) (\(order.status.rawValue)): total \(try display.convert(order.total).decimalString) \(code)"
             + " · discounted \(try display.convert(order.discountedTotal).decimalString) \(code)"
             + " · \(items) item\(items == 1 ? "" : "s") in \(order.lines.count) line\(order.lines.count == 1 ? "" : "s")"
+        if let coupon = order.coupon {
+            text += " · coupon \(coupon.code) −\(try display.convert(coupon.discount).decimalString) \(code)"
+        }
         if order.refundState != .none {
             text += " · refunded \(try display.convert(order.refunded).decimalString) \(code)"
                 + (order.refundState == .partial ? " (partly)" : "") + " · net \(try display.convert(order.net).decimalString) \(code)"

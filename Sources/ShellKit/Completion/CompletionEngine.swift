@@ -242,6 +242,8 @@ public struct CompletionEngine: Sendable {
                 return try await source.categories(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
             case .currency:
                 return try await source.currencyCodes(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
+            case .coupon:
+                return try await source.couponCodes(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
             case .auditOperator:
                 return try await source.auditOperators(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
             case .none, .values, .file:

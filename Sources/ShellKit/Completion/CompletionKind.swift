@@ -21,6 +21,8 @@ public enum CompletionKind: Sendable, Equatable {
     case order
     /// A category slug.
     case category
+    /// A coupon code.
+    case coupon
     /// A currency code.
     case currency
     /// An operator named in the audit log.
@@ -33,7 +35,7 @@ extension CompletionKind {
     /// The kinds that live in the store, by the word that names them in a completion command.
     static let liveKinds: [(word: String, kind: CompletionKind)] = [
         ("none", .none), ("user", .user), ("customer", .customer), ("product", .product), ("order", .order),
-        ("category", .category), ("currency", .currency), ("operator", .auditOperator),
+        ("category", .category), ("coupon", .coupon), ("currency", .currency), ("operator", .auditOperator),
     ]
 
     /// The command argument-parser's `.shellCommand` completion carries for live kinds: it asks

@@ -5,7 +5,7 @@
 
 /// The kinds of things an audit row is about.
 public enum AuditEntity: String, CaseIterable, Sendable {
-    case basket, product, user, order, favourite, currency
+    case basket, product, user, order, favourite, currency, coupon
 }
 
 /// One value of an audited field: what JSON can hold, exactly (money as text with its currency).
@@ -188,7 +188,33 @@ public struct AuditChange: Hashable, Sendable {
         var after: [(String, AuditValue)] = [("status", .text(order.status.rawValue)), ("total", .text(order.discountedTotal.description))]
         if let userID = order.userID { after.insert(("user", .integer(userID)), at: 0) }
         after.append(("lines", .list(order.lines.map { "\($0.productID.map(String.init) ?? $0.sku) × \($0.quantity)" })))
+        if let coupon = order.coupon { after.append(("coupon", .text(coupon.code))) }
         return AuditChange(entity: .order, entityID: String(order.id), action: "checkout", before: nil, after: AuditFields(after))
+    }
+
+    /// A coupon was added (`coupons add`, one row per code of `coupons generate`).
+    public static func couponAdded(_ coupon: Coupon) -> AuditChange {
+        let money = { (value: Money?) in value.map { AuditValue.text($0.description) } ?? .null }
+        let day = { (value: CalendarDay?) in value.map { AuditValue.text($0.description) } ?? .null }
+        let count = { (value: Int?) in value.map { AuditValue.integer(Int64($0)) } ?? .null }
+        let fields = AuditFields([("value", .text(coupon.value.described)), ("min_total", money(coupon.minTotal)),
+                                  ("starts", day(coupon.starts)), ("expires", day(coupon.expires)),
+                                  ("max_uses", count(coupon.maxUses)), ("per_customer", count(coupon.perCustomer)),
+                                  ("scope", .text(coupon.scope.described)), ("description", .text(coupon.description))])
+        return AuditChange(entity: .coupon, entityID: coupon.code, action: "add", before: nil, after: fields)
+    }
+
+    /// A coupon was disabled.
+    public static func couponDisabled(_ code: String) -> AuditChange {
+        AuditChange(entity: .coupon, entityID: code, action: "disable",
+                    before: AuditFields([("disabled", .bool(false))]), after: AuditFields([("disabled", .bool(true))]))
+    }
+
+    /// A coupon was attached to user `userID`'s basket, or taken off it.
+    public static func basketCoupon(userID: Int64, code: String, added: Bool) -> AuditChange {
+        let fields = AuditFields([("coupon", .text(code))])
+        return AuditChange(entity: .basket, entityID: String(userID), action: added ? "coupon add" : "coupon remove",
+                           before: added ? nil : fields, after: added ? fields : nil)
     }
 
     /// Exchange rates stored by an import: one row for the whole import.

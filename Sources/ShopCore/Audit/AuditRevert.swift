@@ -34,6 +34,10 @@ public enum AuditRevert {
                 throw .invalidInput("\(row) changed product \(id)'s \(field), which a revert cannot set back")
             }
             return .product(id: id, recorded: after, restore: before)
+        case ("basket", "coupon add"), ("basket", "coupon remove"):
+            throw .invalidInput("\(row) changed a basket's coupon, which a revert does not: use basket coupon \(entry.entityID) CODE or --remove")
+        case ("coupon", _):
+            throw .invalidInput("\(row) added or disabled coupon \(entry.entityID), which a revert does not: coupons are never taken back once handed out")
         case ("basket", _):
             guard let userID = Int64(entry.entityID),
                   case .integer(let productID)? = (entry.after ?? entry.before)?["product"] else { break }

@@ -76,8 +76,8 @@ struct MaskedBasketService: BasketService {
     }
     func removeFromBasket(_ user: String, product: String) async throws { try await base.removeFromBasket(user, product: product) }
     func clearBasket(_ user: String) async throws -> Int { try await base.clearBasket(user) }
-    func checkout(_ user: String, shipTo: Int64?) async throws -> Order {
-        PersonalDataMask.order(try await base.checkout(user, shipTo: shipTo))
+    func checkout(_ user: String, shipTo: Int64?, withoutCoupon: Bool) async throws -> Order {
+        PersonalDataMask.order(try await base.checkout(user, shipTo: shipTo, withoutCoupon: withoutCoupon))
     }
     /// Usernames are not masked (only emails and phones are).
     func listBaskets(_ body: (BasketSummary) throws -> Void) async throws { try await base.listBaskets(body) }
@@ -136,5 +136,8 @@ struct MaskedCompletionSource: CompletionSource {
     }
     func auditOperators(prefix: String, limit: Int) async throws -> [String] {
         try await base.auditOperators(prefix: prefix, limit: limit)
+    }
+    func couponCodes(prefix: String, limit: Int) async throws -> [String] {
+        try await base.couponCodes(prefix: prefix, limit: limit)
     }
 }

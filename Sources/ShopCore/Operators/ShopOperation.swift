@@ -16,6 +16,10 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case editAddress
     /// Adding a note on an order or a customer (`orders note`, `users note`); deleting one is an admin's.
     case addNote, deleteNote
+    /// Attaching a coupon to a basket or taking it off (`basket coupon`).
+    case attachCoupon
+    /// Adding and disabling coupons (`coupons add`, `coupons generate`, `coupons disable`).
+    case manageCoupons
     case addProduct, updateProduct, deleteProduct, adjustStock, importProducts
     case importRates
     case addUser, updateUser, setUserStatus, setPassword, deleteUser
@@ -31,11 +35,12 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     public var leastRole: OperatorRole {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
-             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .shipOrder, .refundOrder, .editAddress, .addNote, .revertChange:
+             .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .shipOrder, .refundOrder, .editAddress, .addNote, .attachCoupon,
+             .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
-             .migrateSchema, .seedStore, .deleteNote:
+             .migrateSchema, .seedStore, .deleteNote, .manageCoupons:
             return .admin
         }
     }
@@ -57,6 +62,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .editAddress: return "changing an address"
         case .addNote: return "adding a note"
         case .deleteNote: return "deleting a note"
+        case .attachCoupon: return "changing a basket's coupon"
+        case .manageCoupons: return "changing coupons"
         case .addProduct: return "adding a product"
         case .updateProduct: return "updating a product"
         case .deleteProduct: return "deleting a product"

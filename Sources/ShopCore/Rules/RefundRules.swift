@@ -71,7 +71,7 @@ public enum RefundRules {
         guard request.quantity <= left else {
             throw .conflict("order \(order.id) line \(index + 1) (\(line.sku)) has \(left) unit\(left == 1 ? "" : "s") left to return, not \(request.quantity)")
         }
-        let share = unitsShare(lineTotal: try line.discountedTotal.minorUnits, units: line.quantity,
+        let share = unitsShare(lineTotal: try line.paidTotal.minorUnits, units: line.quantity,
                                alreadyReturned: line.returned, returning: request.quantity)
         let amount = min(share, order.leftToRefund.minorUnits)
         return (index + 1, Money(minorUnits: amount, currency: order.total.currency))
