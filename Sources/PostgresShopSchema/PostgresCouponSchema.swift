@@ -30,12 +30,6 @@ package enum PostgresCouponSchema {
     /// Migration 14's checkout, kept under this name for the new one to call (owner only).
     package static let retiredCheckoutSignature = "shopsh_checkout_to_address(BIGINT, BIGINT)"
 
-    /// Minor units or hundredths as ExactDecimal prints them (no trailing zeros): `1000` → `10`,
-    /// `1050` → `10.5`, `1234` → `12.34` — Percentage.description, for `10%` in the audit.
-    static func hundredthsTrimmed(_ expression: String) -> String {
-        "rtrim(rtrim(shopsh_hundredths_text(\(expression)), '0'), '.')"
-    }
-
     /// CouponRules.discount in SQL: P % of `eligibleTotal` rounded once, half away from zero
     /// (NUMERIC, exact), or the amount capped at the total. The arguments are constant SQL (column
     /// names or variables of the caller), never values.
@@ -75,7 +69,7 @@ package enum PostgresCouponSchema {
         let c = alias + "."
         return """
             jsonb_build_object(
-                'value', CASE WHEN \(c)percent_hundredths IS NOT NULL THEN \(hundredthsTrimmed(c + "percent_hundredths")) || '%'
+                'value', CASE WHEN \(c)percent_hundredths IS NOT NULL THEN shopsh_hundredths_text(\(c)percent_hundredths) || '%'
                               ELSE shopsh_hundredths_text(\(c)amount_minor) || ' ' || \(c)currency END,
                 'min_total', CASE WHEN \(c)min_total_minor IS NOT NULL THEN shopsh_hundredths_text(\(c)min_total_minor) || ' ' || \(c)currency END,
                 'starts', to_char(\(c)starts, 'YYYY-MM-DD'), 'expires', to_char(\(c)expires, 'YYYY-MM-DD'),

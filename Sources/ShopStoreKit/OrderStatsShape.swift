@@ -43,6 +43,8 @@ public struct RefundStatsShape: Sendable {
                                     group: "r.product_id, CASE WHEN r.product_id IS NULL THEN r.sku END", returnsOnly: true)
         case .status:
             return RefundStatsShape(labels: "o.status, \(noID), \(noTitle)", group: "o.status", returnsOnly: false)
+        case .coupon:
+            return RefundStatsShape(labels: "k.code, \(noID), \(noTitle)", group: "k.code", returnsOnly: false)
         case .day, .week, .month:
             return RefundStatsShape(labels: "\(day), \(noID), \(noTitle)", group: day, returnsOnly: false)
         }
@@ -53,5 +55,9 @@ public struct RefundStatsShape: Sendable {
         FROM order_refunds r JOIN orders o ON o.id = r.order_id
         LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number
         LEFT JOIN products p ON p.id = r.product_id LEFT JOIN currencies c ON c.code = o.currency
+        LEFT JOIN coupon_uses cu ON cu.order_id = r.order_id LEFT JOIN coupons k ON k.id = cu.coupon_id
         """
+
+    /// `FROM …` of an order-level report by coupon: each order with the coupon it used, if any.
+    public static let ordersWithCoupons = "orders o LEFT JOIN coupon_uses cu ON cu.order_id = o.id LEFT JOIN coupons k ON k.id = cu.coupon_id"
 }

@@ -158,8 +158,8 @@ struct PostgresCouponService: CouponService {
                 if held.coupon.code == checked { return held }
                 throw CouponLookup.oneAtATime(customer.username, holds: held.coupon.code)
             }
-            if let held = try await held() { return held }
             let coupon = try await Self.find(connection, checked, logger: logger)
+            if let held = try await held() { return held }
             let attached = BasketCoupon(coupon: coupon,
                                         customerUses: try await Self.customerUses(connection, couponID: coupon.id, userID: customer.id,
                                                                                   logger: logger))

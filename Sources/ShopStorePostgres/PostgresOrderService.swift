@@ -245,6 +245,9 @@ struct PostgresOrderService: OrderService {
                                    group: "l.product_id, p.id, CASE WHEN l.product_id IS NULL THEN l.sku END, 4")
         case .status:
             return OrderStatsShape(labels: "o.status, NULL::bigint, NULL::text, o.currency", sums: orderSums, from: "orders o", group: "1, 4")
+        case .coupon:
+            return OrderStatsShape(labels: "k.code, NULL::bigint, NULL::text, o.currency", sums: orderSums,
+                                   from: RefundStatsShape.ordersWithCoupons, group: "1, 4")
         case .day, .week, .month:
             return OrderStatsShape(labels: "to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), NULL::bigint, NULL::text, o.currency",
                                    sums: orderSums, from: "orders o", group: "1, 4")

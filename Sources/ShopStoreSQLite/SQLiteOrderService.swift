@@ -220,6 +220,9 @@ struct SQLiteOrderService: OrderService {
                                    group: "l.product_id, CASE WHEN l.product_id IS NULL THEN l.sku END, o.currency")
         case .status:
             return OrderStatsShape(labels: "o.status, NULL, NULL, o.currency", sums: orderSums, from: "orders o", group: "o.status, o.currency")
+        case .coupon:
+            return OrderStatsShape(labels: "k.code, NULL, NULL, o.currency", sums: orderSums, from: RefundStatsShape.ordersWithCoupons,
+                                   group: "k.code, o.currency")
         case .day, .week, .month:
             let day = "substr(o.created_at, 1, 10)"
             return OrderStatsShape(labels: "\(day), NULL, NULL, o.currency", sums: orderSums, from: "orders o", group: "\(day), o.currency")

@@ -5,6 +5,8 @@
 /// How a report groups orders.
 public enum OrderStatsGrouping: String, CaseIterable, Sendable {
     case day, week, month, status, category, product, customer
+    /// The coupon the order used (orders without one form a group of their own).
+    case coupon
 
     /// Whether the groups are periods of time (shown in time order, empty ones too).
     public var isTime: Bool { self == .day || self == .week || self == .month }

@@ -1,0 +1,98 @@
+// CouponTests: coupons through the built binary — the Black-Friday rush (a code with 50 uses,
+// 8 shells × 30 checkouts at once: exactly 50 orders carry it, every other checkout is refused in
+// one line and keeps its basket), `coupons generate` in every format, basket show with a coupon,
+// and `orders stats --by coupon`. On SQLite, and on PostgreSQL in the second pass.
+
+import CSV
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct CouponTests {
+    @Test func aRushCannotUseACodeMoreOftenThanAllowed() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("coupons add BLACKFRIDAY --percent 20 --max-uses 50")
+        var setup = ""
+        for number in 1...240 {
+            setup += "users add --username rush\(number) --email rush\(number)@example.com --first-name R --last-name \(number)\n"
+            setup += "basket add rush\(number) \(number % 20 + 1)\nbasket coupon rush\(number) blackfriday\n"
+        }
+        let prepared = try sandbox.run(["-f", try sandbox.file("setup.shop", setup)])
+        #expect(prepared.status == 0, "\(prepared.stderr.prefix(500))")
+        let outcomes = StatusList()
+        inParallel(8) { shell in
+            let lines = (1...30).map { "basket checkout rush\(shell * 30 + $0)" }.joined(separator: "\n") + "\n"
+            guard let file = try? sandbox.file("rush\(shell).shop", lines),
+                  let result = try? sandbox.run(["--continue-on-error", "-f", file]) else {
+                return outcomes.append("did not run")
+            }
+            outcomes.append(result.stderr)
+        }
+        let errors = outcomes.values.flatMap { $0.split(separator: "\n").filter { $0.contains("error:") } }
+        #expect(errors.count == 190, "\(errors.prefix(5))")
+        #expect(errors.allSatisfy { $0.contains("coupon BLACKFRIDAY is used up (50 uses)") }, "\(errors.prefix(5))")
+
+        let orders = try #require(try sandbox.json("orders list --all -o json") as? [[String: Any]])
+        let withCoupon = orders.filter { $0["coupon"] as? String == "BLACKFRIDAY" }
+        #expect(withCoupon.count == 50)
+        let coupon = try #require(try sandbox.json("coupons show blackfriday -o json") as? [String: Any])
+        #expect(coupon["uses"] as? Int == 50 && coupon["left"] as? Int == 0 && coupon["state"] as? String == "used up", "\(coupon)")
+        #expect((coupon["orders"] as? [Any])?.count == 50)
+        // Every refused customer keeps their basket and their coupon.
+        let buyers = Set(withCoupon.compactMap { $0["customer"] as? String })
+        var kept = 0
+        for number in 1...240 where !buyers.contains("rush\(number)") {
+            let basket = try #require(try sandbox.json("basket show rush\(number) -o json") as? [String: Any])
+            if (basket["lines"] as? [Any])?.count == 1, basket["coupon"] as? String == "BLACKFRIDAY",
+               basket["coupon_reason"] as? String == "used up" { kept += 1 }
+        }
+        #expect(kept == 190)
+    }
+
+    @Test func generatedCodesComeOutInEveryFormat() throws {
+        let sandbox = try ShopshSandbox()
+        let csv = try sandbox.run(["-c", "coupons generate 200 --prefix bf- --amount 5 USD --per-customer 1 --expires 2099-12-31 -o csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        var codes: [String] = []
+        while reader.next() != nil { codes.append(reader["code"] ?? "") }
+        #expect(codes.count == 200 && Set(codes).count == 200)
+        let alphabet = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        #expect(codes.allSatisfy { $0.hasPrefix("BF-") && $0.count == 15 && $0.dropFirst(3).allSatisfy(alphabet.contains) })
+        let listed = try #require(try sandbox.json("coupons list --prefix BF- --all -o json") as? [[String: Any]])
+        #expect(Set(listed.compactMap { $0["code"] as? String }) == Set(codes))
+        #expect(listed.allSatisfy { $0["value"] as? String == "5.00 USD" && $0["per_customer"] as? Int == 1 && $0["state"] as? String == "active" })
+        let ndjson = try sandbox.run(["-c", "coupons generate 3 --prefix X- --percent 5 -o ndjson"])
+        let objects = ndjson.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 3 && objects.allSatisfy { ($0["code"] as? String)?.hasPrefix("X-") == true })
+        let tsv = try sandbox.ok("coupons generate 2 --prefix Y- --percent 5 -o tsv --no-header --fields code")
+        #expect(tsv.split(separator: "\n").count == 2 && tsv.split(separator: "\n").allSatisfy { $0.hasPrefix("Y-") })
+        // A bad option changes nothing.
+        let bad = try sandbox.run(["-c", "coupons generate 5 --prefix 'no good' --percent 5"])
+        #expect(bad.status != 0 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        #expect((try sandbox.json("coupons list --all -o json") as? [Any])?.count == 205)
+    }
+
+    @Test func basketShowSaysWhatTheCouponGivesAndWhyNot() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("basket clear emilys")
+        _ = try sandbox.ok("basket add emilys 1 --qty 2")   // 2 × 9.99 at 10.48 % off: 17.88
+        _ = try sandbox.ok("coupons add BIG --amount 5 --min-total 100")
+        _ = try sandbox.ok("basket coupon emilys big")
+        let below = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
+        #expect(below["coupon"] as? String == "BIG" && below["coupon_reason"] as? String == "below minimum"
+                && (below["coupon_note"] as? String)?.contains("100.00 USD") == true, "\(below)")
+        #expect(below["to_pay"] as? Double == below["discounted_total"] as? Double)
+        let refused = try sandbox.run(["-c", "basket checkout emilys"])
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains("BIG"), "\(refused.stderr)")
+        #expect(((try sandbox.json("basket show emilys -o json") as? [String: Any])?["lines"] as? [Any])?.count == 1)
+        _ = try sandbox.ok("basket add emilys 2 --qty 20")
+        let applies = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
+        #expect(applies["coupon_reason"] is NSNull && applies["coupon_discount"] as? Double == 5, "\(applies)")
+        let order = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+        #expect(order["coupon"] as? String == "BIG" && order["coupon_discount"] as? Double == 5)
+        let byCoupon = try #require(try sandbox.json("orders stats --by coupon --since 1d -o json") as? [[String: Any]])
+        let big = byCoupon.first { $0["coupon"] as? String == "BIG" }
+        #expect(big?["orders"] as? Int == 1, "\(byCoupon)")
+    }
+}
