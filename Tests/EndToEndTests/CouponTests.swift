@@ -96,3 +96,51 @@ import TestSupport
         #expect(big?["orders"] as? Int == 1, "\(byCoupon)")
     }
 }
+
+@Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
+                "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
+struct CouponServerRulesTests {
+    /// At psql as support: no change to a coupon, no use written by hand, no checkout past the
+    /// limit; attaching one is allowed and audited; an admin's change at psql is audited by the server.
+    @Test func nothingAtPsqlUsesACodePastItsLimitsOrFakesAUse() throws {
+        let shop = try ShopWithSupportLogin()
+        defer { shop.drop() }
+        let admin = try TeamRolesTests.login(shop.admin, in: "shopsh_admin")
+        defer { _ = try? ShopshSandbox.psql(shop.admin, "DROP ROLE IF EXISTS \(admin)") }
+        let asAdmin = try TeamRolesTests.url(shop.admin, as: admin)
+        let added = try shop.sandbox.run(["--store", asAdmin, "-c", "coupons add ONEONLY --percent 10 --max-uses 1"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let bySupport = try shop.sandbox.run(["--store", shop.asSupport, "-c", "coupons add MINE --percent 90"])
+        #expect(bySupport.status == 1 && bySupport.stderr.contains("needs the admin role"), "\(bySupport.stderr)")
+        let id = try ShopshSandbox.psql(shop.admin, "SELECT id FROM coupons WHERE code = 'ONEONLY'")
+        for user in ["emilys", "michaelw"] {
+            for line in ["basket clear \(user)", "basket add \(user) 1"] {
+                #expect(try shop.sandbox.run(["--store", shop.asSupport, "-c", line]).status == 0)
+            }
+        }
+        try TeamRolesTests.denied(shop.asSupport, "UPDATE coupons SET max_uses = 1000 WHERE id = \(id)")
+        try TeamRolesTests.denied(shop.asSupport, "INSERT INTO coupons (code, percent_hundredths, currency) VALUES ('FREE', 10000, 'USD')")
+        try TeamRolesTests.denied(shop.asSupport, "INSERT INTO coupon_uses (order_id, coupon_id, user_id, discount_minor) VALUES (1, \(id), 1, 0)")
+        try TeamRolesTests.denied(shop.asSupport, "DELETE FROM coupon_uses")
+        try TeamRolesTests.denied(shop.asSupport, "UPDATE order_lines SET coupon_minor = 0")
+        // Support attaches the code to two baskets at psql; the first checkout uses it up.
+        _ = try ShopshSandbox.psql(shop.asSupport, "INSERT INTO basket_coupons (user_id, coupon_id) VALUES (1, \(id)), (2, \(id))")
+        #expect(try ShopshSandbox.psql(shop.admin, """
+            SELECT count(*) FROM audit_log WHERE entity = 'basket' AND action = 'coupon add' AND operator = '\(shop.support)'
+            """) == "2")
+        let order = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_checkout(1)")
+        #expect(try ShopshSandbox.psql(shop.admin, "SELECT count(*) FROM coupon_uses WHERE coupon_id = \(id) AND order_id = \(order)") == "1")
+        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_checkout(2)") }
+        #expect(try ShopshSandbox.psql(shop.admin, "SELECT count(*) FROM basket_lines WHERE user_id = 2") == "1")
+        #expect(try ShopshSandbox.psql(shop.admin, "SELECT count(*) FROM coupon_uses WHERE coupon_id = \(id)") == "1")
+        let refused = try shop.sandbox.run(["--store", shop.asSupport, "-c", "basket checkout michaelw"])
+        #expect(refused.status == 1 && refused.stderr.contains("coupon ONEONLY is used up"), "\(refused.stderr)")
+        // An admin's change at psql: audited by the server under the admin's login.
+        _ = try ShopshSandbox.psql(asAdmin, "UPDATE coupons SET max_uses = 5 WHERE id = \(id)")
+        #expect(try ShopshSandbox.psql(shop.admin, """
+            SELECT operator || '|' || entity_id || '|' || action || '|' || (after ->> 'max_uses') FROM audit_log
+            WHERE entity = 'coupon' ORDER BY id DESC LIMIT 1
+            """) == "\(admin)|ONEONLY|update|5")
+        #expect(try shop.sandbox.run(["--store", shop.asSupport, "-c", "basket checkout michaelw"]).status == 0)
+    }
+}
