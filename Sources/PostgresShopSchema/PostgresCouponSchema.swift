@@ -61,8 +61,8 @@ package enum PostgresCouponSchema {
         $body$
         """
 
-    /// The audit's fields of a coupon row `alias` (AuditChange.couponAdded): value (`10%`,
-    /// `10.5%`, `5.00 USD`), min_total, starts, expires, max_uses, per_customer, scope (`all`,
+    /// The audit's fields of a coupon row `alias` (AuditChange.couponAdded): value (`10.00%`,
+    /// `10.50%`, `5.00 USD`: Percentage and Money as they print), min_total, starts, expires, max_uses, per_customer, scope (`all`,
     /// `category beauty`, `products 1, 2`), description. The one definition: the trigger's
     /// fast path for added coupons and shopsh_audit_fields (over the row's JSON image) both use it.
     static func couponFields(_ alias: String) -> String {

@@ -97,6 +97,34 @@ import TestSupport
     }
 }
 
+@Suite(.serialized, .enabled(if: TerminalSession.available, "needs tmux (make test installs it)"))
+struct CouponTerminalTests {
+    /// At 80 columns: `basket show` with a coupon (its discount and what is left to pay) and
+    /// `coupons list` fit, codes and money whole.
+    @Test func basketShowWithACouponAndCouponsListFitEightyColumns() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("coupons add WELCOME-BACK-2026 --percent 12.5 --min-total 20 --expires 2099-12-31 --description 'Customers who left a basket for a month or more'")
+        _ = try sandbox.ok("coupons generate 3 --prefix BF- --amount 5 USD --max-uses 1 --category beauty")
+        _ = try sandbox.ok("basket coupon emilys welcome-back-2026")
+        let expected = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
+        let discount = try #require(expected["coupon_discount"] as? Double)
+        let toPay = try #require(expected["to_pay"] as? Double)
+        let terminal = TerminalSession(sandbox: sandbox)
+        try terminal.start(width: 80, height: 60, pager: "cat")
+        for (index, command) in ["basket show emilys", "coupons list"].enumerated() {
+            try terminal.send(command, "Enter")
+            try terminal.waitFor { $0.components(separatedBy: "\(terminal.prompt)>").count == index + 3 }
+        }
+        let screen = try terminal.joinedScreen()
+        for line in screen.split(separator: "\n") {
+            #expect(line.count <= 80, "a line wraps at 80 columns: \(line)")
+        }
+        for whole in ["WELCOME-BACK-2026", String(format: "%.2f", discount), String(format: "%.2f", toPay), "to pay", "12.50%", "active", "BF-"] {
+            #expect(screen.contains(whole), "\(whole) at 80 columns:\n\(screen)")
+        }
+    }
+}
+
 @Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
                 "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
 struct CouponServerRulesTests {
