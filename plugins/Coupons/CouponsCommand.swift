@@ -121,7 +121,7 @@ extension CouponsCommand {
     struct List: ShellCommand {
         static let configuration = CommandConfiguration(
             abstract: "List coupons by code: terms, uses, what is left and where each stands.",
-            discussion: "state is one of: \(CouponState.allCases.map(\.rawValue).joined(separator: ", ")) (today, UTC).")
+            discussion: "--state is one of: \(CouponState.allCases.map { $0.rawValue.replacingSpaces }.joined(separator: ", ")) (today, UTC).")
 
         @Option(help: ArgumentHelp("Only codes beginning with this.", valueName: "prefix"))
         var prefix: String?
@@ -136,7 +136,7 @@ extension CouponsCommand {
         func run(in context: CommandContext) async throws {
             let wanted = try state.map { text throws(ShopError) in
                 guard let state = CouponState.allCases.first(where: { $0.rawValue.replacingSpaces == text.lowercased().replacingSpaces }) else {
-                    throw ShopError.usage("invalid --state \(text.quotedForMessage()): one of \(CouponState.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ShopError.usage("invalid --state \(text.quotedForMessage()): one of \(CouponState.allCases.map { $0.rawValue.replacingSpaces }.joined(separator: ", "))")
                 }
                 return state
             }
