@@ -25,7 +25,7 @@ struct PostgresCouponService: CouponService {
         var minimums: [Int64] = [], starts: [String] = [], expires: [String] = [], maxUses: [Int64] = []
         var perCustomer: [Int64] = [], categories: [String] = [], products: [String] = [], descriptions: [String] = []
         for definition in checked {
-            let coupon = Self.coupon(definition, createdAt: stamp)
+            let coupon = Coupon(id: 0, terms: definition, createdAt: stamp)
             codes.append(coupon.code)
             switch coupon.value {
             case .percent(let percent): percents.append(Int64(percent.hundredths)); amounts.append(0)
@@ -72,7 +72,7 @@ struct PostgresCouponService: CouponService {
                 guard let id = ids[definition.code], seen.insert(definition.code).inserted else {
                     throw CouponLookup.taken(definition.code)
                 }
-                var coupon = Self.coupon(definition, createdAt: stamp)
+                var coupon = Coupon(id: 0, terms: definition, createdAt: stamp)
                 coupon.id = id
                 added.append(coupon)
             }
@@ -203,10 +203,10 @@ struct PostgresCouponService: CouponService {
         let value: CouponValue = percent.map { .percent(Percentage(hundredths: $0)) }
             ?? .amount(Money(minorUnits: amount ?? 0, currency: currency))
         let scope: CouponScope = category.map { .category($0) } ?? products.map { .products($0) } ?? .everything
-        return Coupon(id: id, code: code, value: value, minTotal: minimum.map { Money(minorUnits: $0, currency: currency) },
-                      starts: starts.flatMap(CalendarDay.init(iso:)), expires: expires.flatMap(CalendarDay.init(iso:)),
-                      maxUses: maxUses, perCustomer: perCustomer, scope: scope, description: description, disabled: disabled,
-                      uses: Int(uses), createdAt: ShopClock.timestamp(created))
+        let terms = CouponDefinition(code: code, value: value, minTotal: minimum.map { Money(minorUnits: $0, currency: currency) },
+                                     starts: starts.flatMap(CalendarDay.init(iso:)), expires: expires.flatMap(CalendarDay.init(iso:)),
+                                     maxUses: maxUses, perCustomer: perCustomer, scope: scope, description: description)
+        return Coupon(id: id, terms: terms, disabled: disabled, uses: Int(uses), createdAt: ShopClock.timestamp(created))
     }
 
     static func find(_ connection: PostgresConnection, _ code: String, logger: Logger) async throws -> Coupon {
@@ -236,11 +236,5 @@ struct PostgresCouponService: CouponService {
             return Int(count)
         }
         return 0
-    }
-
-    private static func coupon(_ definition: CouponDefinition, createdAt: String) -> Coupon {
-        Coupon(id: 0, code: definition.code, value: definition.value, minTotal: definition.minTotal, starts: definition.starts,
-               expires: definition.expires, maxUses: definition.maxUses, perCustomer: definition.perCustomer, scope: definition.scope,
-               description: definition.description, createdAt: createdAt)
     }
 }

@@ -23,7 +23,7 @@ struct SQLiteCouponService: CouponService {
             var added: [Coupon] = []
             added.reserveCapacity(checked.count)
             for definition in checked {
-                let coupon = Self.coupon(definition, createdAt: now)
+                let coupon = Coupon(id: 0, terms: definition, createdAt: now)
                 try insert.execute(arguments: Self.arguments(coupon))
                 guard db.changesCount == 1 else { throw CouponLookup.taken(definition.code) }
                 var stored = coupon
@@ -142,16 +142,11 @@ struct SQLiteCouponService: CouponService {
             ?? .amount(Money(minorUnits: row[3] ?? 0, currency: currency))
         let scope: CouponScope = (row[11] as String?).map { .category($0) }
             ?? (row[12] as String?).map { text in .products(text.split(separator: ",").compactMap { Int64($0) }) } ?? .everything
-        return Coupon(id: row[0], code: row[1], value: value, minTotal: (row[6] as Int64?).map { Money(minorUnits: $0, currency: currency) },
-                      starts: (row[7] as String?).flatMap(CalendarDay.init(iso:)), expires: (row[8] as String?).flatMap(CalendarDay.init(iso:)),
-                      maxUses: row[9], perCustomer: row[10], scope: scope, description: row[13], disabled: row[14],
-                      uses: row[16], createdAt: row[15])
-    }
-
-    private static func coupon(_ definition: CouponDefinition, createdAt: String) -> Coupon {
-        Coupon(id: 0, code: definition.code, value: definition.value, minTotal: definition.minTotal, starts: definition.starts,
-               expires: definition.expires, maxUses: definition.maxUses, perCustomer: definition.perCustomer, scope: definition.scope,
-               description: definition.description, createdAt: createdAt)
+        let terms = CouponDefinition(code: row[1], value: value, minTotal: (row[6] as Int64?).map { Money(minorUnits: $0, currency: currency) },
+                                     starts: (row[7] as String?).flatMap(CalendarDay.init(iso:)),
+                                     expires: (row[8] as String?).flatMap(CalendarDay.init(iso:)),
+                                     maxUses: row[9], perCustomer: row[10], scope: scope, description: row[13])
+        return Coupon(id: row[0], terms: terms, disabled: row[14], uses: row[16], createdAt: row[15])
     }
 
     private static func arguments(_ coupon: Coupon) -> StatementArguments {

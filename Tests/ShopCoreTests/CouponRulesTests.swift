@@ -29,10 +29,10 @@ struct SeededGenerator: RandomNumberGenerator {
     static func coupon(_ value: CouponValue, scope: CouponScope = .everything, minTotal: Int64? = nil, starts: String? = nil,
                        expires: String? = nil, maxUses: Int? = nil, uses: Int = 0, perCustomer: Int? = nil, customerUses: Int = 0,
                        disabled: Bool = false) -> BasketCoupon {
-        BasketCoupon(coupon: Coupon(id: 1, code: "TEST", value: value, minTotal: minTotal.map { Money(minorUnits: $0, currency: .usd) },
-                                    starts: starts.flatMap(CalendarDay.init(iso:)), expires: expires.flatMap(CalendarDay.init(iso:)),
-                                    maxUses: maxUses, perCustomer: perCustomer, scope: scope, disabled: disabled, uses: uses),
-                     customerUses: customerUses)
+        let terms = CouponDefinition(code: "TEST", value: value, minTotal: minTotal.map { Money(minorUnits: $0, currency: .usd) },
+                                     starts: starts.flatMap(CalendarDay.init(iso:)), expires: expires.flatMap(CalendarDay.init(iso:)),
+                                     maxUses: maxUses, perCustomer: perCustomer, scope: scope)
+        return BasketCoupon(coupon: Coupon(id: 1, terms: terms, disabled: disabled, uses: uses), customerUses: customerUses)
     }
 
     @Test func codesAreCaseInsensitiveAndKeptUpperCase() throws {

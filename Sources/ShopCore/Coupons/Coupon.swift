@@ -42,62 +42,44 @@ public enum CouponState: String, CaseIterable, Hashable, Sendable {
     case disabled
 }
 
-/// A coupon as a store keeps it, with how often it was used.
+/// A coupon as a store keeps it: its terms (`coupon.code`, `coupon.value`… read through to
+/// them), whether it is disabled, and how often it was used.
+@dynamicMemberLookup
 public struct Coupon: Hashable, Sendable {
     public var id: Int64
-    /// Upper case (codes are case-insensitive): `BF-7KQ2MX9T4RZC`.
-    public var code: String
-    public var value: CouponValue
-    /// The eligible lines' total the basket must reach (in the coupon's currency), if any.
-    public var minTotal: Money?
-    /// The first day it may be used (UTC), if any.
-    public var starts: CalendarDay?
-    /// The last day it may be used (UTC, the whole day), if any.
-    public var expires: CalendarDay?
-    /// Uses in all, if limited.
-    public var maxUses: Int?
-    /// Uses per customer, if limited.
-    public var perCustomer: Int?
-    public var scope: CouponScope
-    public var description: String
+    /// What it gives, to which lines, when and how often (the code upper case).
+    public var terms: CouponDefinition
     public var disabled: Bool
     /// Orders that carry it.
     public var uses: Int
     public var createdAt: String
 
-    public init(id: Int64, code: String, value: CouponValue, minTotal: Money? = nil, starts: CalendarDay? = nil,
-                expires: CalendarDay? = nil, maxUses: Int? = nil, perCustomer: Int? = nil, scope: CouponScope = .everything,
-                description: String = "", disabled: Bool = false, uses: Int = 0, createdAt: String = "") {
+    public init(id: Int64, terms: CouponDefinition, disabled: Bool = false, uses: Int = 0, createdAt: String = "") {
         self.id = id
-        self.code = code
-        self.value = value
-        self.minTotal = minTotal
-        self.starts = starts
-        self.expires = expires
-        self.maxUses = maxUses
-        self.perCustomer = perCustomer
-        self.scope = scope
-        self.description = description
+        self.terms = terms
         self.disabled = disabled
         self.uses = uses
         self.createdAt = createdAt
     }
 
-    /// The currency the coupon's amounts are in (a percentage coupon: its minimum's, else the shop's).
-    public var currency: Currency {
-        if case .amount(let money) = value { return money.currency }
-        return minTotal?.currency ?? .usd
+    /// A term: `coupon.code`, `coupon.maxUses`, …
+    public subscript<T>(dynamicMember term: WritableKeyPath<CouponDefinition, T>) -> T {
+        get { terms[keyPath: term] }
+        set { terms[keyPath: term] = newValue }
     }
 
+    /// The currency the coupon's amounts are in.
+    public var currency: Currency { terms.currency }
+
     /// Uses left, if limited (never negative).
-    public var usesLeft: Int? { maxUses.map { max(0, $0 - uses) } }
+    public var usesLeft: Int? { terms.maxUses.map { max(0, $0 - uses) } }
 
     /// Where it stands on `day`: disabled first, then used up, then not started, then expired.
     public func state(on day: CalendarDay) -> CouponState {
         if disabled { return .disabled }
-        if let maxUses, uses >= maxUses { return .usedUp }
-        if let starts, day < starts { return .scheduled }
-        if let expires, day > expires { return .expired }
+        if let maxUses = terms.maxUses, uses >= maxUses { return .usedUp }
+        if let starts = terms.starts, day < starts { return .scheduled }
+        if let expires = terms.expires, day > expires { return .expired }
         return .active
     }
 }
@@ -125,6 +107,12 @@ public struct CouponDefinition: Hashable, Sendable {
         self.perCustomer = perCustomer
         self.scope = scope
         self.description = description
+    }
+
+    /// The currency its amounts are in (a percentage coupon: its minimum's, else the shop's).
+    public var currency: Currency {
+        if case .amount(let money) = value { return money.currency }
+        return minTotal?.currency ?? .usd
     }
 
     /// The same definition under another code (`coupons generate`).
