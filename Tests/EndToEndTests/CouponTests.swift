@@ -1,7 +1,7 @@
 // CouponTests: coupons through the built binary — the Black-Friday rush (a code with 50 uses,
 // 8 shells × 30 checkouts at once: exactly 50 orders carry it, every other checkout is refused in
-// one line and keeps its basket), `coupons generate` in every format, basket show with a coupon,
-// and `orders stats --by coupon`. On SQLite, and on PostgreSQL in the second pass.
+// one line and keeps its basket), `coupons generate` in every format, Tab on codes, basket show
+// with a coupon, and `orders stats --by coupon`. On SQLite, and on PostgreSQL in the second pass.
 
 import CSV
 import Foundation
@@ -71,6 +71,16 @@ import TestSupport
         let bad = try sandbox.run(["-c", "coupons generate 5 --prefix 'no good' --percent 5"])
         #expect(bad.status != 0 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
         #expect((try sandbox.json("coupons list --all -o json") as? [Any])?.count == 205)
+    }
+
+    @Test func tabCompletesCodesAndStates() throws {
+        let sandbox = try ShopshSandbox()
+        for code in ["SUMMER10", "SPRING5", "WINTER-2026"] { _ = try sandbox.ok("coupons add \(code) --percent 5") }
+        #expect(try sandbox.run(["__complete", "basket", "coupon", "emilys", "s"]).stdout == "SPRING5\nSUMMER10\n")
+        #expect(try sandbox.run(["__complete", "coupons", "show", "su"]).stdout == "SUMMER10\n")
+        #expect(try sandbox.run(["__complete", "coupons", "disable", "W"]).stdout == "WINTER-2026\n")
+        #expect(try sandbox.run(["__complete", "coupons", "list", "--state", ""]).stdout
+                == "active\nscheduled\nexpired\nused-up\ndisabled\n")
     }
 
     @Test func basketShowSaysWhatTheCouponGivesAndWhyNot() throws {

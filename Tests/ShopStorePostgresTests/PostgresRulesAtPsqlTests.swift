@@ -1,7 +1,7 @@
 // PostgresRulesAtPsqlTests: ShopCore's rules hold at psql, where no Swift runs — the line rule in
 // `shopsh_checkout` and in the seeders' SQL (LineTotalSQL) for 10,000 random lines with a quarter
 // of them half a cent; the status machine's moves, every pair of statuses against
-// `OrderStatus.allowedNext`; each ProductLimits and BasketLimits bound accepted at the bound and
+// `OrderStatus.allowedNext`; the coupon's discount and split against CouponRules; each ProductLimits and BasketLimits bound accepted at the bound and
 // refused one past it. Each fails when a copy of a rule in SQL no longer says what ShopCore says.
 
 import Foundation
@@ -121,6 +121,50 @@ struct PostgresRulesAtPsqlTests {
                 let sample = samples[Int(answer[0])]
                 #expect(answer[1] == RefundRules.unitsShare(lineTotal: sample.total, units: sample.units, alreadyReturned: sample.returned,
                                                              returning: sample.count), "\(sample)")
+                checked += 1
+            }
+        }
+        #expect(checked == samples.count)
+    }
+
+    /// The coupon rule in SQL (PostgresCouponSchema: discountSQL and shopsh_coupon_split, which
+    /// shopsh_checkout runs) evaluated by the server equals CouponRules.discount and .split, for
+    /// 3,000 random eligible totals and baskets of up to 20 lines (some out of scope), up to the limits.
+    @Test func theServersCouponDiscountAndSplitAreCouponRules() async throws {
+        let shop = try await Shop.make()
+        defer { shop.store.close() }
+        var random = SystemRandomNumberGenerator()
+        let maxLine = ProductLimits.maxPriceMinorUnits * Int64(BasketLimits.maxQuantity)
+        var samples: [(totals: [Int64], percent: Int?, amount: Int64?)] = [([1, 1, 1], 3_333, nil), ([3, 0, 7], nil, 5), ([maxLine, maxLine], 10_000, nil)]
+        for index in 0..<3_000 {
+            let big = index % 5 == 0
+            let totals = (0..<Int.random(in: 1...20, using: &random)).map { _ in
+                Int.random(in: 0...4, using: &random) == 0 ? 0 : Int64.random(in: 1...(big ? maxLine : 100_000), using: &random)
+            }
+            let percent = Bool.random(using: &random) ? Int.random(in: 1...10_000, using: &random) : nil
+            samples.append((totals, percent, percent == nil ? Int64.random(in: 1...ProductLimits.maxPriceMinorUnits, using: &random) : nil))
+        }
+        let discount = PostgresCouponSchema.discountSQL(percentHundredths: "p", amountMinor: "a", eligibleTotal: "t")
+        var checked = 0
+        for start in stride(from: 0, to: samples.count, by: 200) {
+            let values = (start..<min(samples.count, start + 200)).map { index in
+                let sample = samples[index]
+                let total = sample.totals.reduce(0, +)
+                return "(\(index), ARRAY[\(sample.totals.map(String.init).joined(separator: ","))]::bigint[], \(total)::numeric, "
+                    + "\(sample.percent.map(String.init) ?? "NULL")::integer, \(sample.amount.map(String.init) ?? "NULL")::bigint)"
+            }
+            let answers = try shop.query("""
+                SELECT n, d, array_to_string(shopsh_coupon_split(d, v), ',')
+                FROM (SELECT n, v, \(discount) AS d FROM (VALUES \(values.joined(separator: ", "))) x(n, v, t, p, a)) y ORDER BY n
+                """).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+            for answer in answers where answer.count == 3 {
+                let sample = try #require(Int(answer[0]).map { samples[$0] })
+                let eligible = Money(minorUnits: sample.totals.reduce(0, +), currency: .usd)
+                let value: CouponValue = sample.percent.map { .percent(Percentage(hundredths: $0)) }
+                    ?? .amount(Money(minorUnits: sample.amount ?? 0, currency: .usd))
+                let expected = try CouponRules.discount(value, eligibleTotal: eligible).minorUnits
+                #expect(Int64(answer[1]) == expected, "\(sample)")
+                #expect(answer[2].split(separator: ",").compactMap { Int64($0) } == CouponRules.split(expected, over: sample.totals), "\(sample)")
                 checked += 1
             }
         }
