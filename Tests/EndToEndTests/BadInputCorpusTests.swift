@@ -164,6 +164,7 @@ final class CorpusSandbox {
         process.arguments = ["sqlite3", "-readonly", store, ".dump"]
         let output = Pipe()
         process.standardOutput = output
+        defer { try? output.fileHandleForReading.close() }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -146,6 +146,11 @@ final class ShopshSandbox: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        // The parent's read ends are closed here rather than when Foundation releases the Process
+        // (it kept them: the bad-input corpus held 500 pipes open). Fewer open descriptors also keep
+        // clear of swift-corelibs-foundation's over-read of /proc/self/fd in Process.run() (its
+        // PR #5472), which crashed a run when the test process held well over a thousand.
+        defer { for pipe in [output, errors] { try? pipe.fileHandleForReading.close() } }
         try process.run()
         let writer = Thread {
             let handle = input.fileHandleForWriting

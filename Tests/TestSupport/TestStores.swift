@@ -89,6 +89,9 @@ public enum CommandLineClient {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        // Closed here, not whenever Foundation lets the Process go: a suite that runs thousands of
+        // children would otherwise hold their pipes open (see ShopshSandbox.run).
+        defer { for pipe in [output, errors] { try? pipe.fileHandleForReading.close() } }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
