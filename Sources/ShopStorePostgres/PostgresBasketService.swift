@@ -183,32 +183,39 @@ struct PostgresBasketService: BasketService {
             if database.usersSource == "users" {
                 let rows = try await connection.execute(BasketStatement(reference: reference), logger: database.logger)
                 var basket: Basket?
-                for try await row in rows { basket = try Self.addRow(row, to: basket) }
-                return try await Self.withCoupon(basket, connection, logger: database.logger)
+                var hasCoupon = false
+                for try await row in rows { basket = try Self.addRow(row, to: basket, hasCoupon: &hasCoupon) }
+                return try await Self.withCoupon(basket, if: hasCoupon, connection, logger: database.logger)
             }
             var basket: Basket?
+            var hasCoupon = false
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: BasketStatement.text(table: "users_masked"),
                                                                           binds: BasketStatement(reference: reference).bindings(byEmail: false)),
                                                              logger: database.logger) {
-                basket = try Self.addRow(row, to: basket)
+                basket = try Self.addRow(row, to: basket, hasCoupon: &hasCoupon)
             }
-            return try await Self.withCoupon(basket, connection, logger: database.logger)
+            return try await Self.withCoupon(basket, if: hasCoupon, connection, logger: database.logger)
         }
     }
 
-    /// `basket` with the coupon it carries (and the customer's uses of it), if any.
-    private static func withCoupon(_ basket: Basket?, _ connection: PostgresConnection, logger: Logger) async throws -> Basket? {
+    /// `basket` with the coupon it carries (and the customer's uses of it), read only when the
+    /// basket's statement said it has one: a basket without a coupon stays one round trip.
+    private static func withCoupon(_ basket: Basket?, if hasCoupon: Bool, _ connection: PostgresConnection,
+                                   logger: Logger) async throws -> Basket? {
         guard var basket else { return nil }
+        guard hasCoupon else { return basket }
         basket.coupon = try await PostgresCouponService.basketCoupon(connection, userID: basket.user.id, logger: logger)
         return basket
     }
 
-    /// `basket` with the row's user (the first row's) and its line, if it has one.
-    private static func addRow(_ row: PostgresRow, to basket: Basket?) throws -> Basket {
+    /// `basket` with the row's user (the first row's) and its line, if it has one; `hasCoupon`
+    /// set when the basket carries a coupon.
+    private static func addRow(_ row: PostgresRow, to basket: Basket?, hasCoupon: inout Bool) throws -> Basket {
         var cells = PostgresProductService.Cells(row)
         let user = PostgresUserLookup.user((try cells.next(Int64.self), try cells.next(String.self), try cells.next(String.self),
                                             try cells.next(String.self), try cells.next(String.self), try cells.next(String?.self),
                                             try cells.next(String.self), try cells.next(String.self), try cells.next(Int64.self)))
+        hasCoupon = try cells.next(Bool.self)
         var basket = basket ?? Basket(user: user, lines: [])
         if let productID = try cells.next(Int64?.self) {
             basket.lines.append(BasketLine(userID: user.id, productID: productID, sku: try cells.next(String.self),
@@ -221,7 +228,8 @@ struct PostgresBasketService: BasketService {
     }
 
     /// The one statement of `basketInOneStatement`: the customer by id, else (only then) by
-    /// username or email, and the basket's lines oldest first; no row when no user matches.
+    /// username or email, whether the basket carries a coupon, and the basket's lines oldest
+    /// first; no row when no user matches.
     struct BasketStatement: PostgresPreparedStatement {
         typealias Row = PostgresRow
         let reference: UserReference
@@ -240,7 +248,8 @@ struct PostgresBasketService: BasketService {
                      WHERE NOT EXISTS (SELECT 1 FROM by_id)
                        AND (lower(username) = lower($2) OR ($3 AND lower(email) = lower($2)))
                      LIMIT 1))
-                SELECT c.*, b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category
+                SELECT c.*, EXISTS (SELECT 1 FROM basket_coupons bc WHERE bc.user_id = c.id),
+                       b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, p.category
                 FROM customer c
                 LEFT JOIN basket_lines b ON b.user_id = c.id
                 LEFT JOIN products p ON p.id = b.product_id

@@ -53,7 +53,7 @@ func operatorShell(_ identity: OperatorIdentity? = nil) async throws -> ShellHar
         let operatorName = try #require(all.first?["operator"] as? String)
         let mine = try #require(try await shop.json("audit list --operator \(operatorName) -o json") as? [[String: Any]])
         #expect(mine.count == 2)
-        for (command, message) in [("audit list --entity planet", "Please provide one of 'basket', 'product', 'user', 'order', 'favourite' or 'currency'."),
+        for (command, message) in [("audit list --entity planet", "Please provide one of 'basket', 'product', 'user', 'order', 'favourite', 'currency' or 'coupon'."),
                                    ("audit list --since 2026-02-30", "no such day"),
                                    ("audit list --since 2026-02-02 --until 2026-02-01", "is after"),
                                    ("audit list --entity order --id abc", "order ids are numbers"),

@@ -170,7 +170,7 @@ extension ShellHarness {
                                 ("orders list --status lost", "The value 'lost' is invalid for '--status <status>'"),
                                 ("orders list --user nobody", "no user with id, username or email \"nobody\""),
                                 ("orders list --sort colour", "cannot sort by \"colour\""),
-                                ("orders stats --by year", "invalid for '--by <grouping>'. Please provide one of 'day', 'week', 'month', 'status', 'category', 'product' or 'customer'."),
+                                ("orders stats --by year", "invalid for '--by <grouping>'. Please provide one of 'day', 'week', 'month', 'status', 'category', 'product', 'customer' or 'coupon'."),
                                 ("orders stats --top 0", "invalid --top 0"),
                                 ("orders stats --since today --until yesterday", "is after --until")] {
             let (outcome, output) = await shop.run(line)

@@ -28,6 +28,8 @@ import TestSupport
         var day: String
         var total: Decimal
         var net: Decimal
+        /// The coupon the order used, if any.
+        var coupon: String?
         var lines: [(productID: Int?, sku: String, quantity: Int, gross: Decimal, net: Decimal)]
         /// Its refunds: the day each was made, the returned product (nil for goodwill), units, amount.
         var refunds: [(day: String, productID: Int?, sku: String?, quantity: Int, amount: Decimal)] = []
@@ -59,7 +61,7 @@ import TestSupport
             let shown = try #require(try await shop.json("orders show \(id) -o json") as? [String: Any])
             let lines = try #require(shown["lines"] as? [[String: Any]]).map { line in
                 (productID: line["product_id"] as? Int, sku: line["sku"] as? String ?? "", quantity: line["quantity"] as? Int ?? 0,
-                 gross: decimal(line["total"]) ?? -1, net: decimal(line["discounted_total"]) ?? -1)
+                 gross: decimal(line["total"]) ?? -1, net: decimal(line["paid_total"]) ?? -1)
             }
             let refunds = try #require(shown["refunds"] as? [[String: Any]]).map { refund in
                 (day: String((refund["created_at"] as? String ?? "").prefix(10)), productID: refund["product_id"] as? Int,
@@ -67,11 +69,14 @@ import TestSupport
             }
             exported.append(Exported(id: id, userID: order["user_id"] as? Int, customer: order["customer"] as? String ?? "",
                                      status: order["status"] as? String ?? "", day: String((order["created_at"] as? String ?? "").prefix(10)),
-                                     total: decimal(order["total"]) ?? -1, net: decimal(order["discounted_total"]) ?? -1, lines: lines,
-                                     refunds: refunds))
+                                     total: decimal(order["total"]) ?? -1, net: decimal(order["discounted_total"]) ?? -1,
+                                     coupon: order["coupon"] as? String, lines: lines, refunds: refunds))
         }
         return exported
     }
+
+    /// The key of the orders without a coupon (`orders stats --by coupon` gives them a null coupon).
+    static let noCoupon = "(none)"
 
     /// `--by grouping` as the test sums it: group key → figures.
     /// Orders placed on or after `since`; refunds made on or after it, whenever their order was placed.
@@ -95,6 +100,7 @@ import TestSupport
                 case "week": key = try monday(order.day)
                 case "month": key = String(order.day.prefix(7))
                 case "status": key = order.status
+                case "coupon": key = order.coupon ?? Self.noCoupon
                 default: key = order.userID.map(String.init) ?? order.customer
                 }
                 groups[key, default: Figures()].orders.insert(order.id)
@@ -113,6 +119,7 @@ import TestSupport
                 case "week": key = try monday(refund.day)
                 case "month": key = String(refund.day.prefix(7))
                 case "status": key = order.status
+                case "coupon": key = order.coupon ?? Self.noCoupon
                 case "product", "category":
                     guard refund.sku != nil else { continue }
                     key = grouping == "product" ? (refund.productID.map(String.init) ?? refund.sku ?? "")
@@ -153,6 +160,13 @@ import TestSupport
     @Test func everyGroupingEqualsTheOrdersSummedWithDecimal() async throws {
         let shop = try await ordersShell()
         _ = try await shop.placeOrder("emilys")   // today's order, inside the window too
+        // Two of today's orders use a coupon (the rest of the window none): `--by coupon` has both groups,
+        // and the lines' nets are after their part of the coupon.
+        _ = try await shop.run("coupons add STATS15 --percent 15")
+        for customer in ["michaelw", "sophiab"] {
+            _ = try await shop.run("basket coupon \(customer) STATS15")
+            #expect(try await shop.placeOrder(customer).coupon?.code == "STATS15")
+        }
         let since = "2026-01-01"
         try await Self.refundSome(shop, since: since)
         // Every order: one placed before `since` may have been refunded after it.
@@ -175,6 +189,7 @@ import TestSupport
                 case "product": key = (row["product_id"] as? Int).map(String.init) ?? (row["sku"] as? String ?? "")
                 case "customer": key = (row["user_id"] as? Int).map(String.init) ?? (row["customer"] as? String ?? "")
                 case "category": key = row["category"] as? String ?? ""
+                case "coupon": key = row["coupon"] as? String ?? Self.noCoupon
                 default: key = row[grouping] as? String ?? "?"
                 }
                 let count = try #require(row["orders"] as? Int)

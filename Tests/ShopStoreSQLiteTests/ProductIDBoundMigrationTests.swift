@@ -53,7 +53,7 @@ import Testing
 
     /// The tables later migrations add.
     static let laterTables: Set<String> = ["sales_days", "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments",
-                                           "shipment_lines", "notes"]
+                                           "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses"]
 
     /// Every table's row count, the products table's rows in full, and the SQL of every index and
     /// trigger on products.
