@@ -162,9 +162,12 @@ import TestSupport
         _ = try await shop.placeOrder("emilys")   // today's order, inside the window too
         // Two of today's orders use a coupon (the rest of the window none): `--by coupon` has both groups,
         // and the lines' nets are after their part of the coupon.
-        _ = try await shop.run("coupons add STATS15 --percent 15")
+        _ = try await shop.services.coupons.addCoupons([CouponDefinition(code: "STATS15", value: .percent(Percentage(hundredths: 1_500)))])
         for customer in ["michaelw", "sophiab"] {
-            _ = try await shop.run("basket coupon \(customer) STATS15")
+            _ = try await shop.services.baskets.clearBasket(customer)
+            _ = try await shop.services.baskets.addToBasket(customer, product: "1", quantity: 2)
+            _ = try await shop.services.baskets.addToBasket(customer, product: "2", quantity: 1)
+            _ = try await shop.services.coupons.setBasketCoupon(customer, code: "stats15")
             #expect(try await shop.placeOrder(customer).coupon?.code == "STATS15")
         }
         let since = "2026-01-01"
