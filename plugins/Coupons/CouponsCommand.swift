@@ -85,7 +85,7 @@ struct CouponTerms: ParsableArguments {
         case (nil, let products?):
             var ids: [Int64] = []
             for part in products.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let id = Int64(part.trimmingCharacters(in: " ")) else {
+                guard let id = Int64(String(part).trimmingASCIISpaces) else {
                     throw ShopError.usage("--products takes product ids separated by commas, like 1,2,3; not \(String(part).quotedForMessage())")
                 }
                 ids.append(id)
@@ -105,15 +105,6 @@ struct CouponTerms: ParsableArguments {
 private extension String {
     /// `used up` → `used-up`: a state as one word.
     var replacingSpaces: String { String(map { $0 == " " || $0 == "_" ? "-" : $0 }) }
-}
-
-private extension Substring {
-    func trimmingCharacters(in character: Character) -> Substring {
-        var slice = self
-        while slice.first == character { slice = slice.dropFirst() }
-        while slice.last == character { slice = slice.dropLast() }
-        return slice
-    }
 }
 
 extension CouponsCommand {
