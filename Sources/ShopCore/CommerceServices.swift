@@ -14,6 +14,11 @@ public struct Basket: Hashable, Sendable {
         self.coupon = coupon
     }
 
+    /// What is left to pay: the discounted total less what `quote` (the coupon's, now) takes off.
+    public func toPay(_ quote: CouponQuote?) throws(ShopError) -> Money {
+        Money(minorUnits: try discountedTotal.minorUnits - (quote?.discount.minorUnits ?? 0), currency: currency)
+    }
+
     /// What the coupon gives now (`CouponRules.quote`); nil without a coupon.
     public func couponQuote(on day: CalendarDay) throws(ShopError) -> CouponQuote? {
         guard let coupon else { return nil }

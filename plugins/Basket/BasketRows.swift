@@ -87,10 +87,9 @@ enum BasketRows {
         var cells = try totalsCells(basket, display)
         cells.remove(at: 2)
         let discount = quote?.discount ?? .zero(basket.currency)
-        let toPay = Money(minorUnits: try basket.discountedTotal.minorUnits - discount.minorUnits, currency: basket.currency)
         cells += [basket.coupon.map { .text($0.coupon.code) } ?? .null, quote == nil ? .null : try display.cell(discount),
                   quote?.refusal.map { .text($0.name) } ?? .null, quote?.refusal.map { .text($0.detail) } ?? .null,
-                  try display.cell(toPay)]
+                  try display.cell(try basket.toPay(quote))]
         return cells
     }
 
@@ -108,9 +107,8 @@ enum BasketRows {
             if let refusal = quote.refusal {
                 text += " · \(head) gives nothing now: \(refusal.detail)"
             } else {
-                let toPay = Money(minorUnits: try basket.discountedTotal.minorUnits - quote.discount.minorUnits, currency: basket.currency)
                 text += " · \(head) −\(try display.convert(quote.discount).decimalString) \(code)"
-                    + " · to pay \(try display.convert(toPay).decimalString) \(code)"
+                    + " · to pay \(try display.convert(try basket.toPay(quote)).decimalString) \(code)"
             }
         }
         return text
