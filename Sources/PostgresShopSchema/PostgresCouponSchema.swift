@@ -30,19 +30,24 @@ package enum PostgresCouponSchema {
     /// Migration 14's checkout, kept under this name for the new one to call (owner only).
     package static let retiredCheckoutSignature = "shopsh_checkout_to_address(BIGINT, BIGINT)"
 
-    /// CouponRules.discount in SQL: P % of `eligibleTotal` rounded once, half away from zero
-    /// (NUMERIC, exact), or the amount capped at the total. The arguments are constant SQL (column
-    /// names or variables of the caller), never values.
+    /// CouponRules.discount in SQL: P % of `eligibleTotal` (never negative) rounded once, half away
+    /// from zero, or the amount capped at the total. Integer division of NUMERICs (`div`), never `/`:
+    /// a NUMERIC quotient is itself rounded to a scale the server picks from the operands' sizes, and
+    /// rounding it again is not rounding once. The arguments are constant SQL (column names or
+    /// variables of the caller), never values.
     package static func discountSQL(percentHundredths: String, amountMinor: String, eligibleTotal: String) -> String {
-        """
+        let whole = Percentage.hundredthsRange.upperBound
+        return """
         (CASE WHEN \(percentHundredths) IS NOT NULL
-              THEN round(\(eligibleTotal)::numeric * \(percentHundredths) / \(Percentage.hundredthsRange.upperBound))::bigint
+              THEN div(\(eligibleTotal)::numeric * \(percentHundredths) + \(whole / 2), \(whole))::bigint
               ELSE LEAST(\(amountMinor), \(eligibleTotal))::bigint END)
         """
     }
 
     /// CouponRules.split in SQL: `discount` minor units over lines worth `totals` (0 for a line out
-    /// of scope), by largest remainder — each line ⌊discount × total / sum⌋ (NUMERIC, exact), and
+    /// of scope), by largest remainder — each line ⌊discount × total / sum⌋ (`div` of NUMERICs: exact,
+    /// where `floor(a / b)` floors a quotient the server has already rounded, and gave a line one unit
+    /// too many when ⌊a / b⌋ + 1 was within 10⁻⁴ of the quotient), and
     /// the units left over one each to the lines with the largest remainders, the earlier line
     /// (lower position, i.e. line number) first on a tie. The parts add up to `discount` exactly.
     package static let split = """
@@ -50,7 +55,7 @@ package enum PostgresCouponSchema {
         LANGUAGE sql IMMUTABLE AS $body$
         WITH lines AS (SELECT t.n, GREATEST(COALESCE(t.v, 0), 0)::numeric AS v FROM unnest(totals) WITH ORDINALITY AS t(v, n)),
              whole AS (SELECT sum(v) AS total FROM lines),
-             parts AS (SELECT l.n, l.v, CASE WHEN w.total > 0 AND discount > 0 THEN floor(discount::numeric * l.v / w.total) ELSE 0 END AS part,
+             parts AS (SELECT l.n, l.v, CASE WHEN w.total > 0 AND discount > 0 THEN div(discount::numeric * l.v, w.total) ELSE 0 END AS part,
                               CASE WHEN w.total > 0 AND discount > 0 THEN mod(discount::numeric * l.v, w.total) ELSE 0 END AS remainder
                        FROM lines l CROSS JOIN whole w),
              left_over AS (SELECT CASE WHEN (SELECT total FROM whole) > 0 AND discount > 0 THEN discount - sum(part) ELSE 0 END AS units FROM parts),
