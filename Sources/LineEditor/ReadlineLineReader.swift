@@ -77,6 +77,39 @@ public final class ReadlineLineReader: LineReader {
         ReadlineCompletion.install(completer)
     }
 
+    /// Binds C-x C-e (bash's edit-and-execute-command): `edit` gets the line being typed (the
+    /// last history entry when it is blank) while the terminal is given back, and returns the
+    /// text to run at once, or nil to go on editing the line as it was. Text of several lines
+    /// comes out one line per ``readLine(prompt:)``, as a paste does.
+    public func bindEditKey(_ edit: @escaping @Sendable (String) -> String?) {
+        editHandler.withLock { $0 = edit }
+        rl_bind_keyseq("\\C-x\\C-e", editAndAccept)
+    }
+
+    /// The newest history entry, if any.
+    static var newestHistoryEntry: String? {
+        guard history_length > 0,
+              let entry = history_get(history_base + history_length - 1),
+              let text = entry.pointee.line else { return nil }
+        return String(cString: text)
+    }
+
+    /// The history saved in `file` (as readline writes it), oldest first; empty when there is
+    /// none. For a run without the prompt (`shopsh -c 'history export FILE'`): it replaces
+    /// readline's in-memory list, which such a run does not otherwise use.
+    public static func savedHistory(file: String) -> [String] {
+        clear_history()
+        defer { clear_history() }
+        guard read_history(file) == 0, let list = history_list() else { return [] }
+        var lines: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            if let text = entry.pointee.line { lines.append(String(cString: text)) }
+            index += 1
+        }
+        return lines
+    }
+
     /// Shows `prompt` and lets the operator edit a line.
     ///
     /// Returns ``LineInput/endOfInput`` on Ctrl-D at an empty line (readline then has moved
@@ -262,12 +295,7 @@ public final class ReadlineLineReader: LineReader {
         rl_forced_update_display()
     }
 
-    private var lastHistoryEntry: String? {
-        guard history_length > 0,
-              let entry = history_get(history_base + history_length - 1),
-              let text = entry.pointee.line else { return nil }
-        return String(cString: text)
-    }
+    private var lastHistoryEntry: String? { Self.newestHistoryEntry }
 
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
@@ -307,4 +335,31 @@ private func lineCompleted(_ line: UnsafeMutablePointer<CChar>?) {
     }
     completedLine.withLock { $0 = input }
     rl_callback_handler_remove()  // otherwise readline shows the prompt again at once
+}
+
+// MARK: - C-x C-e
+
+/// What C-x C-e calls (see ``ReadlineLineReader/bindEditKey(_:)``).
+private let editHandler = Mutex<(@Sendable (String) -> String?)?>(nil)
+
+/// readline's command for C-x C-e: hands the line to the editor and accepts what comes back.
+private func editAndAccept(_ count: Int32, _ key: Int32) -> Int32 {
+    guard let handler = editHandler.withLock({ $0 }) else { return 0 }
+    var text = rl_line_buffer.map { String(cString: $0) } ?? ""
+    if text.allSatisfy(\.isWhitespace) { text = ReadlineLineReader.newestHistoryEntry ?? "" }
+    rl_deprep_terminal()
+    if let stream = rl_outstream {
+        fputs("\n", stream)
+        fflush(stream)
+    }
+    let edited = handler(text)
+    rl_prep_terminal(1)
+    guard let edited else {
+        rl_forced_update_display()
+        return 0
+    }
+    rl_replace_line(edited, 0)
+    rl_point = rl_end
+    rl_redisplay()
+    return rl_newline(1, key)
 }

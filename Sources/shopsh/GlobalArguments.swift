@@ -1,5 +1,5 @@
 // GlobalArguments: one pass over the binary's own arguments: the -c/-f steps in the order given,
-// --store, --continue-on-error, --reconnect-timeout, and where the command words begin.
+// --store, --continue-on-error, --reconnect-timeout, --rc/--no-rc, -v, and where the command words begin.
 
 /// The `shopsh` arguments before the command, read without argument-parser.
 ///
@@ -20,6 +20,12 @@ struct GlobalArguments: Equatable {
     var atomic = false
     var dryRun = false
     var readOnly = false
+    /// `--rc FILE`: the start-up file to read instead of the default one.
+    var rc: String?
+    /// `--no-rc`: read no start-up file.
+    var noRc = false
+    /// `-v NAME=VALUE`, in the order given.
+    var variables: [String] = []
     /// `--reconnect-timeout SECONDS`: how long a command whose server went away waits for one.
     var reconnectTimeout: Int?
     /// The command given as words after the options (`shopsh products list --all`).
@@ -32,7 +38,7 @@ struct GlobalArguments: Equatable {
 
     /// Options of ``GlobalOptions`` whose value is the next argument.
     static let optionsWithValues: Set<String> = [
-        "-c", "--command", "-f", "--file", "--store", "--reconnect-timeout",
+        "-c", "--command", "-f", "--file", "--store", "--reconnect-timeout", "--rc", "-v", "--variable",
         "-o", "--format", "--fields", "--color", "--sort", "--limit", "--offset",
     ]
 
@@ -45,6 +51,8 @@ struct GlobalArguments: Equatable {
             case "-c", "--command": steps.append(.command(value, label: "-c"))
             case "-f", "--file": steps.append(.file(value))
             case "--store": store = value
+            case "--rc": rc = value
+            case "-v", "--variable": variables.append(value)
             case "--reconnect-timeout":
                 // Out of range or not a number: argument-parser says so.
                 if let seconds = Int(value), RootOptions.reconnectTimeoutRange.contains(seconds) {
@@ -74,6 +82,8 @@ struct GlobalArguments: Equatable {
                 dryRun = true
             } else if argument == "--read-only" {
                 readOnly = true
+            } else if argument == "--no-rc" {
+                noRc = true
             } else if Self.optionsWithValues.contains(argument) {
                 guard index < arguments.count else {
                     endsBeforeAValue = true

@@ -52,6 +52,16 @@ struct RootOptions: ParsableArguments {
                                valueName: "seconds"))
     var reconnectTimeout: Int?
 
+    @Option(help: ArgumentHelp("Read this start-up file instead of $SHOPSH_RC or $XDG_CONFIG_HOME/shopsh/shopshrc.", valueName: "file"))
+    var rc: String?
+
+    @Flag(name: .customLong("no-rc"), help: "Read no start-up file.")
+    var noRc = false
+
+    @Option(name: [.customShort("v"), .customLong("variable")],
+            help: ArgumentHelp("Set a variable for the run, read as $NAME (repeatable).", valueName: "name=value"))
+    var variables: [String] = []
+
     /// The values `--reconnect-timeout` takes.
     static let reconnectTimeoutRange = 0...3600
 

@@ -2,6 +2,7 @@
 
 import Foundation
 import ShellKit
+import ShopCore
 import ShopOutput
 import ShopStoreSQLite
 import LineEditor
@@ -22,14 +23,25 @@ struct InteractiveLoop {
             completer: { _ in [] })
         reader.setDescribedCompleter { request in Blocking.run { await engine.complete(request) } }
         shell.historySource = { reader.history }
+        shell.historyRecorder = { reader.addHistory($0) }
+        let environment = environment
+        reader.bindEditKey { text in
+            do {
+                return try ExternalEditor.edit(text, environment: environment)
+            } catch {
+                writeToStream("error: \(TerminalEscaping.escape((error as? ShopError)?.message ?? "\(error)"))\n", STDERR_FILENO)
+                return nil
+            }
+        }
         reader.saveHistoryOnTermination()
         var accumulator = ScriptAccumulator()
+        var blocks = ScriptBlockReader()
         var lineNumber = 0
         var startsWithSpace = false
         var lastOutcome = CommandOutcome.success
         while !shell.exitRequested {
             let session = shell.session
-            let prompt = accumulator.isContinuing ? "…> " : Self.prompt(for: session)
+            let prompt = accumulator.isContinuing || blocks.isOpen ? "…> " : Self.prompt(for: session)
             guard case .line(let line) = reader.readLine(prompt: prompt) else {
                 writeToStream("\n", STDERR_FILENO)
                 break
@@ -39,11 +51,21 @@ struct InteractiveLoop {
             if !accumulator.isContinuing { startsWithSpace = line.first == " " }
             guard let command = accumulator.feed(line, lineNumber: lineNumber) else { continue }
             if !startsWithSpace { reader.addHistory(command.text) }
-            lastOutcome = Blocking.run { [shell] in await shell.execute(line: command.text) }
+            // `if …` and `for …` typed at the prompt run when their `end` is typed.
+            let step: ScriptStep?
+            do {
+                step = try blocks.feed(command)
+            } catch {
+                _ = shell.fail(.usage(error.message), location: nil)
+                blocks = ScriptBlockReader()
+                continue
+            }
+            guard let step else { continue }
+            lastOutcome = Blocking.run { [shell] in await shell.run(step: step, label: "", continueOnError: true) }
         }
         reader.saveHistory()
         _ = lastOutcome
-        return 0
+        return shell.exitStatus ?? 0
     }
 
     /// `shop> `, `shop (emilys)> `; on a standby `shop@h2:5433 (standby)> `, so nobody takes it

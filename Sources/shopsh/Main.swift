@@ -55,7 +55,7 @@ enum Main {
             // The pass-through command words swallow the binary's own --help and --version.
             switch parsed.words.first {
             case "-h", "--help":
-                print(GlobalOptions.helpMessage())
+                print(GlobalOptions.helpMessage() + commandList())
                 return 0
             case "--version":
                 print(GlobalOptions.configuration.version)
@@ -73,6 +73,9 @@ enum Main {
             global.dryRun = parsed.options.dryRun
             global.readOnly = parsed.options.readOnly
             global.reconnectTimeout = parsed.options.reconnectTimeout
+            global.rc = parsed.options.rc
+            global.noRc = parsed.options.noRc
+            global.variables = parsed.options.variables
             global.words = Array(parsed.words.drop { $0 == "--" })
         }
         let terminal = Terminal.current()
@@ -105,10 +108,10 @@ enum Main {
         if let value = environment["SHOPSH_FORMAT"], !value.isEmpty, session.output.format == nil {
             printError("ignoring SHOPSH_FORMAT=\(value): formats are \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let options { apply(options, to: session) }
         guard batch else {
             let shell = Shell(services: store.services.masked(for: store.identity.role), plugins: allPlugins, session: session, terminal: terminal,
                               environment: environment)
+            if let status = setUp(shell, global: global, options: options, environment: environment) { return status }
             return InteractiveLoop(shell: shell, storeLocation: store.location, environment: environment).run()
         }
         let run = RunScope(atomic: global.atomic, dryRun: global.dryRun)
@@ -119,7 +122,12 @@ enum Main {
         case .failure(let status): return status
         }
         let shell = Shell(services: services, plugins: allPlugins, session: session, terminal: terminal, environment: environment)
-        let status: Int32
+        let historyFile = StoreLocation.historyPath(forStore: store.location, environment: environment)
+        shell.savedHistorySource = { ReadlineLineReader.savedHistory(file: historyFile) }
+        if let status = setUp(shell, global: global, options: options, environment: environment) {
+            return run.end(status, pluginsOutside: session.pluginsOutsideTheRun)
+        }
+        var status: Int32
         if !global.steps.isEmpty {
             let steps = global.steps, continueOnError = global.continueOnError
             status = Blocking.run { await runBatch(steps, shell: shell, continueOnError: continueOnError) }
@@ -129,6 +137,7 @@ enum Main {
         } else {
             status = runStdinBatch(shell: shell, continueOnError: global.continueOnError)
         }
+        if let asked = shell.exitStatus { status = asked }
         return run.end(status, pluginsOutside: session.pluginsOutsideTheRun)
     }
 
@@ -148,14 +157,28 @@ enum Main {
         return status(worst)
     }
 
-    /// Commands read from a pipe or file on stdin, each run as soon as it is complete.
+    /// Commands read from a pipe or file on stdin, each run as soon as it is complete (a block
+    /// when its `end` is read).
     static func runStdinBatch(shell: Shell, continueOnError: Bool) -> Int32 {
         let reader = PlainLineReader()
         var accumulator = ScriptAccumulator()
+        var blocks = ScriptBlockReader()
         var worst = CommandOutcome.success
         var lineNumber = 0
+        func blockError(_ error: ScriptBlockError) -> Bool {
+            worst = Shell.worse(worst, shell.fail(.usage(error.message), location: "<stdin>:\(error.line)"))
+            blocks = ScriptBlockReader()
+            return continueOnError
+        }
         func runCommand(_ command: ScriptCommand) -> Bool {
-            let outcome = Blocking.run { await shell.execute(line: command.text, location: "<stdin>:\(command.line)") }
+            let step: ScriptStep
+            do {
+                guard let complete = try blocks.feed(command) else { return true }
+                step = complete
+            } catch {
+                return blockError(error)
+            }
+            let outcome = Blocking.run { await shell.run(step: step, label: "<stdin>", continueOnError: continueOnError) }
             worst = Shell.worse(worst, outcome)
             return !shell.exitRequested && (outcome == .success || continueOnError)
         }
@@ -170,8 +193,48 @@ enum Main {
                 return status(worst)
             }
         }
-        if let command = accumulator.finish() { _ = runCommand(command) }
+        if let command = accumulator.finish(), !runCommand(command) { return status(worst) }
+        do { try blocks.finish() } catch { _ = blockError(error) }
         return status(worst)
+    }
+
+    /// Before the first command: the start-up file (unless --no-rc), then the command line's
+    /// output defaults (which win over its `set` lines), then its `-v` variables. Returns the
+    /// exit status when the run cannot start (a start-up file others can write, a bad -v).
+    static func setUp(_ shell: Shell, global: GlobalArguments, options: GlobalOptions?, environment: [String: String]) -> Int32? {
+        if !global.noRc {
+            let (path, mustExist) = StartupFile.choose(explicit: global.rc, environment: environment)
+            do {
+                if let text = try StartupFile.read(path, mustExist: mustExist) {
+                    Blocking.run { _ = await shell.runStartupFile(text, label: path) }
+                }
+            } catch {
+                printError(error.message)
+                return 1
+            }
+        }
+        if let options { apply(options, to: shell.session) }
+        for assignment in global.variables {
+            guard let equals = assignment.firstIndex(of: "=") else {
+                printError("-v \(assignment): write -v NAME=VALUE")
+                return 2
+            }
+            do {
+                try shell.session.setVariable(String(assignment[..<equals]), to: String(assignment[assignment.index(after: equals)...]))
+            } catch {
+                printError("-v: " + error.message)
+                return 2
+            }
+        }
+        return nil
+    }
+
+    /// The commands, for `shopsh --help` (the prompt's `help` lists them the same way).
+    static func commandList() -> String {
+        let rows = allPlugins.map { ($0.name, $0.summary) } + BuiltinCommands.all.map { ($0._commandName, $0.configuration.abstract) }
+        let width = rows.map(\.0.count).max() ?? 0
+        return "\n\nCOMMANDS:\n" + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
+            + "\n\n  Type shopsh help COMMAND, or help COMMAND at the prompt, for a command's options."
     }
 
     // MARK: - Helpers

@@ -9,7 +9,8 @@ import ShopOutput
 public enum BuiltinCommands {
     public static let all: [any ShellCommand.Type] = [
         HelpCommand.self, UseCommand.self, SetCommand.self, WhoamiCommand.self, HistoryCommand.self, WatchCommand.self,
-        SourceCommand.self, PluginsCommand.self, ExitCommand.self,
+        SourceCommand.self, LetCommand.self, UnletCommand.self, AliasCommand.self, UnaliasCommand.self, EchoCommand.self,
+        EditCommand.self, PluginsCommand.self, ExitCommand.self,
     ]
 }
 
@@ -39,8 +40,21 @@ struct HelpCommand: ShellCommand {
                         + TerminalEscaping.escape(summary) + "\n"
                 }
             }
+            let aliases = context.session.aliases.sorted { $0.key < $1.key }
+            if !aliases.isEmpty {
+                text += "\nAliases:\n"
+                let width = aliases.map(\.key.count).max() ?? 0
+                for (name, body) in aliases {
+                    text += "  " + name + String(repeating: " ", count: width - name.count + 2) + TerminalEscaping.escape(body) + "\n"
+                }
+            }
+            text += "\nIn command files: if COMMAND (or if VALUE OP VALUE) … [else …] end, for NAME in WORDS … end, exit N.\n"
             text += "\nType help COMMAND or COMMAND --help for details. Output: -o table|json|ndjson|csv|tsv.\n"
             context.sink.write(text)
+            return
+        }
+        if let body = context.session.aliases[name], words.count == 1 {
+            context.sink.write("\(name) is an alias: \(TerminalEscaping.escape(body))\n")
             return
         }
         guard let root = host.plugins.first(where: { $0.name == name })?.command
@@ -68,13 +82,21 @@ struct HelpCommand: ShellCommand {
     }
 }
 
-/// `exit` / `quit`.
+/// `exit [N]` / `quit [N]`.
 struct ExitCommand: ShellCommand {
-    static let configuration = CommandConfiguration(commandName: "exit", abstract: "Leave the shell (also quit, Ctrl-D).",
+    static let configuration = CommandConfiguration(commandName: "exit",
+                                                    abstract: "Leave the shell, or end a command file, with status N (also quit, Ctrl-D).",
                                                     aliases: ["quit"])
 
+    @Argument(help: ArgumentHelp("The exit status, 0 to 255 (default: how the run went).", valueName: "n"))
+    var status: Int?
+
+    func validate() throws {
+        if let status, !(0...255).contains(status) { throw ValidationError("exit takes a status from 0 to 255, not \(status)") }
+    }
+
     func run(in context: CommandContext) async throws {
-        context.host.requestExit()
+        context.host.requestExit(status: status.map { Int32($0) })
     }
 }
 
@@ -127,8 +149,8 @@ struct PluginsCommand: ShellCommand {
 struct SetCommand: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Show or change a session setting (format, currency, color, header, wide, pager, limit).",
-        discussion: "set format json · set currency EUR · set color never · set header off · set wide on · set limit 20 · set NAME default")
+        abstract: "Show or change a session setting (format, currency, color, header, wide, pager, timing, limit).",
+        discussion: "set format json · set currency EUR · set color never · set header off · set wide on · set timing on · set limit 20 · set NAME default")
 
     @Argument(help: "The setting's name.")
     var name: String?
@@ -146,6 +168,7 @@ struct SetCommand: ShellCommand {
                 ("header", session.output.noHeader ? "off" : "on"),
                 ("wide", session.output.wide ? "on" : "off"),
                 ("pager", session.pager ? "on" : "off"),
+                ("timing", session.timing ? "on" : "off"),
                 ("limit", session.paging.limit.map(String.init) ?? "default (\(PagingOptions.defaultLimit))"),
                 ("operator", session.identity.name),
                 ("role", session.identity.role.rawValue),
@@ -168,7 +191,7 @@ struct SetCommand: ShellCommand {
             } else {
                 session.currency = try await context.services.currencies.currency(value).code
             }
-        case "color":
+        case "color", "colour":
             guard reset || ColorMode(rawValue: value) != nil else { throw ShopError.usage("color must be auto, always or never") }
             session.output.color = reset ? nil : ColorMode(rawValue: value)
         case "header":
@@ -177,11 +200,13 @@ struct SetCommand: ShellCommand {
             session.output.wide = reset ? false : try Self.onOff(value, name)
         case "pager":
             session.pager = reset ? true : try Self.onOff(value, name)
+        case "timing":
+            session.timing = reset ? false : try Self.onOff(value, name)
         case "limit":
             guard reset || (Int(value).map { $0 >= 0 } ?? false) else { throw ShopError.usage("limit must be a whole number ≥ 0") }
             session.paging.limit = reset ? nil : Int(value)
         default:
-            throw ShopError.usage("unknown setting \"\(name)\"; settings: format, currency, color, header, wide, pager, limit")
+            throw ShopError.usage("unknown setting \"\(name.escapingControls)\"; settings: format, currency, color, header, wide, pager, timing, limit")
         }
     }
 

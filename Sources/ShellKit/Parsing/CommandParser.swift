@@ -22,6 +22,9 @@ final class CommandParser: Sendable {
     /// A command line tokenized and parsed but not run yet (see ``ParseAhead``).
     struct PreparedLine: @unchecked Sendable {
         let line: Result<ParsedLine, any Error>
+        /// The line's words before expansion, when it holds any: it is parsed again once they are
+        /// resolved, at its turn (`command` is then nil).
+        var template: LineTemplate? = nil
         let command: ParsedCommand?
     }
 
@@ -35,7 +38,9 @@ final class CommandParser: Sendable {
     /// Tokenizes and parses a line without running anything (safe on any thread).
     func prepare(_ line: String) -> PreparedLine {
         do {
-            let parsed = try LineParser.parse(line)
+            let template = try LineParser.template(line)
+            let parsed = template.literalLine
+            if template.hasExpansions { return PreparedLine(line: .success(parsed), template: template, command: nil) }
             return PreparedLine(line: .success(parsed), command: parseCommand(parsed.words))
         } catch {
             return PreparedLine(line: .failure(error), command: nil)

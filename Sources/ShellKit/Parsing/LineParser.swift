@@ -20,6 +20,9 @@ import ShopCore
 ///   ``ParsedLine/redirect``; blanks around it are optional (`>out.csv`). Only a comment may
 ///   follow the file name.
 /// - Quoted or escaped `|`, `>` and `#` are ordinary characters.
+/// - Outside single quotes, `$NAME`, `${NAME}`, `${NAME:-text}`, `$1`…`$9`, `$@` and
+///   `$(COMMAND)` are expansions (``ShellWord``), kept in the word they appear in; a `$`
+///   followed by anything else is an ordinary character, and so is `\$`.
 ///
 /// Every mistake throws ``ShopError/usage(_:)`` with a message fit for `error: …`.
 public enum LineParser {
@@ -31,9 +34,23 @@ public enum LineParser {
     ///   a `|` or `>` without a command or file, text after the redirect's file name, a
     ///   redirect followed by a pipe, or a file-descriptor redirect such as `2>`.
     public static func parse(_ line: String) throws(ShopError) -> ParsedLine {
-        let parsed = try split(line)
+        let parsed = try split(line, operatorsArePlain: false).literalLine
         try refuseNUL(parsed)
         return parsed
+    }
+
+    /// Parses `line` into words that may hold expansions, for the shell to resolve before it runs
+    /// the line. With `operatorsArePlain`, `|` and `>` are ordinary characters (the comparison of
+    /// an `if`: `if $N > 10`).
+    public static func template(_ line: String, operatorsArePlain: Bool = false) throws(ShopError) -> LineTemplate {
+        let template = try split(line, operatorsArePlain: operatorsArePlain)
+        try refuseNUL(template.literalLine)
+        return template
+    }
+
+    /// Refuses a NUL in a line after its expansions were resolved (see ``parse(_:)``).
+    public static func checkResolved(_ line: ParsedLine) throws(ShopError) {
+        try refuseNUL(line)
     }
 
     /// No command takes a NUL: SQLite would cut the text at it and PostgreSQL refuses it, so a
@@ -49,18 +66,18 @@ public enum LineParser {
     }
 
     /// The words, pipe and redirect of `line` (see `parse`).
-    private static func split(_ line: String) throws(ShopError) -> ParsedLine {
-        var scanner = Scanner(line)
-        var words: [String] = []
-        var redirect: Redirect?
+    private static func split(_ line: String, operatorsArePlain: Bool) throws(ShopError) -> LineTemplate {
+        var scanner = Scanner(line, operatorsArePlain: operatorsArePlain)
+        var words: [ShellWord] = []
+        var redirect: (path: ShellWord, append: Bool)?
 
         while true {
             scanner.skipBlanks()
             guard let next = scanner.peek() else { break }
             switch next {
             case "#":
-                return ParsedLine(words: words, redirect: redirect)
-            case "|":
+                return LineTemplate(words: words, redirectPath: redirect?.path, redirectAppend: redirect?.append ?? false)
+            case "|" where !operatorsArePlain:
                 if redirect != nil {
                     throw .usage("cannot use both > FILE and | CMD on one line; "
                         + "to save a piped result write: … | CMD > FILE")
@@ -72,8 +89,8 @@ public enum LineParser {
                 }
                 let raw = scanner.remainder().trimmingBlanks()
                 if raw.isEmpty { throw .usage("missing command after |") }
-                return ParsedLine(words: words, pipeCommand: raw)
-            case ">":
+                return LineTemplate(words: words, pipeCommand: raw)
+            case ">" where !operatorsArePlain:
                 if redirect != nil { throw .usage("only one > FILE is allowed on a line") }
                 if words.isEmpty { throw .usage("missing command before >") }
                 scanner.advance()
@@ -92,18 +109,18 @@ public enum LineParser {
                     break
                 }
                 let path = try scanner.readWord()
-                if path.isEmpty { throw .usage("empty file name after \(symbol)") }
-                redirect = Redirect(path: path, append: append)
+                if path.parts == [.text("")] { throw .usage("empty file name after \(symbol)") }
+                redirect = (path, append)
             default:
                 if let redirect {
                     let rest = scanner.remainder().trimmingBlanks()
                     let target = redirect.append ? ">>" : ">"
-                    throw .usage("unexpected text after \(target) \(redirect.path.escapingControls): \(rest.escapingControls)")
+                    throw .usage("unexpected text after \(target) \(redirect.path.literal.escapingControls): \(rest.escapingControls)")
                 }
                 words.append(try scanner.readWord())
             }
         }
-        return ParsedLine(words: words, redirect: redirect)
+        return LineTemplate(words: words, redirectPath: redirect?.path, redirectAppend: redirect?.append ?? false)
     }
 }
 
@@ -137,9 +154,12 @@ extension LineParser {
 private struct Scanner {
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    /// Whether `|` and `>` are ordinary characters (see ``LineParser/template(_:operatorsArePlain:)``).
+    private let operatorsArePlain: Bool
 
-    init(_ text: String) {
+    init(_ text: String, operatorsArePlain: Bool = false) {
         scalars = Array(text.unicodeScalars)
+        self.operatorsArePlain = operatorsArePlain
     }
 
     func peek() -> Unicode.Scalar? {
@@ -161,17 +181,22 @@ private struct Scanner {
     }
 
     /// Reads one word up to the next unquoted blank, `|` or `>` (a `#` inside a word is
-    /// literal), removing quotes and escapes.
-    mutating func readWord() throws(ShopError) -> String {
-        var word = String.UnicodeScalarView()
+    /// literal), removing quotes and escapes and reading its expansions.
+    mutating func readWord() throws(ShopError) -> ShellWord {
+        var word = WordBuilder()
         var onlyPlainDigits = true
         loop: while let scalar = peek() {
             switch scalar {
-            case _ where scalar.isBlank, "|":
+            case _ where scalar.isBlank:
                 break loop
-            case ">":
-                if onlyPlainDigits && !word.isEmpty {
-                    throw .usage("redirecting a file descriptor (\(String(word))>) is not "
+            case "|" where !operatorsArePlain:
+                break loop
+            case "$":
+                onlyPlainDigits = false
+                try readDollar(into: &word)
+            case ">" where !operatorsArePlain:
+                if onlyPlainDigits && !word.text.isEmpty {
+                    throw .usage("redirecting a file descriptor (\(String(word.text))>) is not "
                         + "supported; use > FILE or >> FILE")
                 }
                 break loop
@@ -197,10 +222,97 @@ private struct Scanner {
                 advance()
             }
         }
-        return String(word)
+        return word.finish()
     }
 
-    private mutating func readSingleQuoted(into word: inout String.UnicodeScalarView) throws(ShopError) {
+    /// At a `$`: reads the expansion it starts, or keeps it as an ordinary character.
+    private mutating func readDollar(into word: inout WordBuilder) throws(ShopError) {
+        let start = index
+        advance()
+        guard let next = peek() else { word.append("$"); return }
+        let expansion: Expansion
+        switch next {
+        case "{":
+            advance()
+            var inside = String.UnicodeScalarView()
+            while let scalar = peek(), scalar != "}" {
+                inside.append(scalar)
+                advance()
+            }
+            guard peek() == "}" else { throw .usage("unterminated ${ (a } is missing)") }
+            advance()
+            let text = String(inside)
+            let name: String
+            var fallback: String?
+            if let range = text.range(of: ":-") {
+                name = String(text[..<range.lowerBound])
+                fallback = String(text[range.upperBound...])
+            } else {
+                name = text
+            }
+            guard ShellNames.isVariableName(name) || ShellNames.isArgumentName(name) else {
+                throw .usage("${\(text.escapingControls)}: not a variable name (letters, digits and _, not starting with a digit; or 1 to 9)")
+            }
+            expansion = .variable(name: name, fallback: fallback)
+        case "(":
+            advance()
+            expansion = .command(try readCommandSubstitution())
+        case "@":
+            advance()
+            expansion = .allArguments
+        case "1"..."9":
+            advance()
+            expansion = .variable(name: String(next), fallback: nil)
+        case _ where ShellNames.startsName(next):
+            var name = String.UnicodeScalarView()
+            while let scalar = peek(), ShellNames.continuesName(scalar) {
+                name.append(scalar)
+                advance()
+            }
+            expansion = .variable(name: String(name), fallback: nil)
+        default:
+            word.append("$")
+            return
+        }
+        var source = String.UnicodeScalarView()
+        source.append(contentsOf: scalars[start..<index])
+        word.append(expansion, source: String(source))
+    }
+
+    /// After `$(`: the command up to its matching `)`, quotes and nested parentheses respected.
+    private mutating func readCommandSubstitution() throws(ShopError) -> String {
+        var text = String.UnicodeScalarView()
+        var depth = 0
+        var quote: Unicode.Scalar?
+        while let scalar = peek() {
+            advance()
+            if let open = quote {
+                if scalar == open { quote = nil }
+                if scalar == "\\" && open == "\"", let escaped = peek() { text.append(scalar); text.append(escaped); advance(); continue }
+                text.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "'", "\"":
+                quote = scalar
+            case "\\":
+                text.append(scalar)
+                if let escaped = peek() { text.append(escaped); advance() }
+                continue
+            case "(":
+                depth += 1
+            case ")":
+                if depth == 0 { return String(text).trimmingBlanks() }
+                depth -= 1
+            default:
+                break
+            }
+            text.append(scalar)
+        }
+        throw .usage("unterminated $( (a ) is missing)")
+    }
+
+    private mutating func readSingleQuoted(into word: inout WordBuilder) throws(ShopError) {
         while let scalar = peek() {
             advance()
             if scalar == "'" { return }
@@ -209,8 +321,12 @@ private struct Scanner {
         throw .usage("unterminated single quote")
     }
 
-    private mutating func readDoubleQuoted(into word: inout String.UnicodeScalarView) throws(ShopError) {
+    private mutating func readDoubleQuoted(into word: inout WordBuilder) throws(ShopError) {
         while let scalar = peek() {
+            if scalar == "$" {
+                try readDollar(into: &word)
+                continue
+            }
             advance()
             switch scalar {
             case "\"":
@@ -229,6 +345,28 @@ private struct Scanner {
             }
         }
         throw .usage("unterminated double quote")
+    }
+}
+
+/// Collects a word's literal text and expansions as the scanner reads them.
+private struct WordBuilder {
+    /// The literal text read since the last expansion.
+    var text = String.UnicodeScalarView()
+    private var parts: [ShellWord.Part] = []
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+        text.append(scalar)
+    }
+
+    mutating func append(_ expansion: Expansion, source: String) {
+        if !text.isEmpty { parts.append(.text(String(text))) }
+        text = String.UnicodeScalarView()
+        parts.append(.expansion(expansion, source: source))
+    }
+
+    func finish() -> ShellWord {
+        guard !parts.isEmpty else { return ShellWord(String(text)) }
+        return ShellWord(parts: text.isEmpty ? parts : parts + [.text(String(text))])
     }
 }
 

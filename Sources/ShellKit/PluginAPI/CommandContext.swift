@@ -193,6 +193,14 @@ public protocol ShellHost: AnyObject, Sendable {
     func source(path: String, context: CommandContext) async throws
     /// Asks the shell to stop after this command.
     func requestExit()
+    /// Asks the shell to stop after this command, the run ending with `status` (`exit N`).
+    func requestExit(status: Int32?)
+    /// Whether `name` is a command (built-in, plugin, external plugin) or a keyword: no alias may take it.
+    func isTakenByCommand(_ name: String) -> Bool
+    /// Runs `text` (one command or several lines, blocks included) as typed; `label` names it in error lines.
+    func run(text: String, label: String) async -> CommandOutcome
+    /// Adds `line` to the prompt's history (nothing outside the prompt).
+    func recordHistory(_ line: String)
     /// Writes text to stderr unbuffered, after flushing pending stdout so the two stay in order.
     func writeToStderr(_ text: String)
     /// The interactive history, oldest first (empty in batch mode).

@@ -24,6 +24,12 @@ public final class Session: @unchecked Sendable {
     public var currency: String?
     /// Whether long terminal output goes through the pager (`set pager off`, `--no-pager`).
     public var pager = true
+    /// Whether each command's time is printed on stderr after it (`set timing on`).
+    public var timing = false
+    /// The run's variables (`let NAME = …`, `-v NAME=VALUE`), read as `$NAME`.
+    public var variables: [String: String] = [:]
+    /// The run's aliases (`alias NAME 'COMMANDS'`): name → body.
+    public var aliases: [String: String] = [:]
     /// Who is at the shell, their role, and whether the session is read-only.
     public let identity: OperatorIdentity
     /// Which server serves the session, for a store on a server (whoami, `set`, the prompt).

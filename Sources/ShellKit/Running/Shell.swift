@@ -34,12 +34,20 @@ public final class Shell: ShellHost, @unchecked Sendable {
     private let stderrWriter: @Sendable (String) -> Void
     /// Set by `exit`/`quit`: the run stops after the current command.
     public private(set) var exitRequested = false
+    /// The status `exit N` asked for, if it named one.
+    public private(set) var exitStatus: Int32?
+    /// The arguments of the aliases being run, innermost last (`$1`, `$@`).
+    var argumentFrames: [[String]] = []
+    /// The aliases being run, outermost first (an alias may not call itself).
+    var aliasStack: [String] = []
+    /// How many `$(…)` are being captured, one inside another.
+    var captureDepth = 0
     /// Files being sourced, to refuse a file that sources itself.
     private var sourcing: [String] = []
     /// How many scripts (`-f`, `source`) are running, one inside another.
-    private var scriptDepth = 0
+    var scriptDepth = 0
     /// How many commands run for another command (`watch`'s rounds), one inside another.
-    private var nestedDepth = 0
+    var nestedDepth = 0
     /// The outcome of the last run of each line typed at the prompt in this session.
     private var promptOutcomes: [String: CommandOutcome] = [:]
     /// While a command writes `> FILE`: what its failure leaves of FILE (`out.csv was left as it
@@ -69,20 +77,49 @@ public final class Shell: ShellHost, @unchecked Sendable {
     }
 
     func execute(_ prepared: CommandParser.PreparedLine, location: String?) async -> CommandOutcome {
-        let parsed: ParsedLine
+        guard session.timing && nestedDepth == 0 && aliasStack.isEmpty else { return await executeTimed(prepared, location: location) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let outcome = await executeTimed(prepared, location: location)
+        writeToStderr("Time: \(Self.milliseconds(clock.now - started)) ms\n")
+        return outcome
+    }
+
+    /// `12.345`: a duration in milliseconds with three decimals, as psql's `\timing` shows it.
+    static func milliseconds(_ duration: Duration) -> String {
+        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        let fraction = String(micros % 1000)
+        return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    private func executeTimed(_ prepared: CommandParser.PreparedLine, location: String?) async -> CommandOutcome {
+        var parsed: ParsedLine
         switch prepared.line {
         case .success(let line): parsed = line
         case .failure(let error):
             report(error, location: location, words: [])
             return .usageError
         }
+        if let template = prepared.template {
+            do {
+                parsed = try await resolve(template, location: location)
+            } catch {
+                return outcome(ofExpansionError: error, location: location, words: parsed.words)
+            }
+            return await execute(parsed: parsed, location: location, command: nil)
+        }
+        return await execute(parsed: parsed, location: location, command: prepared.command)
+    }
+
+    /// Runs a line whose expansions are resolved: its words, to its `| CMD` or `> FILE` if any.
+    func execute(parsed: ParsedLine, location: String?, command: CommandParser.ParsedCommand?) async -> CommandOutcome {
         if parsed.words.isEmpty && parsed.pipeCommand == nil && parsed.redirect == nil { return .success }
         guard !parsed.words.isEmpty else {
             report(ShopError.usage("missing command before | or >"), location: location, words: [])
             return .usageError
         }
         guard parsed.redirect != nil || parsed.pipeCommand != nil else {
-            return await execute(words: parsed.words, location: location, command: prepared.command)
+            return await execute(words: parsed.words, location: location, command: command)
         }
         flushStdout()
         let destination: OutputDestination
@@ -96,7 +133,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
         let enclosing = abandonedRedirectNote
         abandonedRedirectNote = destination.abandonedNote ?? enclosing
         let outcome = await execute(words: parsed.words, location: location, destination: destination,
-                                    command: prepared.command)
+                                    command: command)
         abandonedRedirectNote = enclosing
         if let failed = destination.finish(keep: outcome == .success), outcome == .success {
             report(failed, location: location, words: parsed.words)
@@ -137,7 +174,10 @@ public final class Shell: ShellHost, @unchecked Sendable {
                  command prepared: CommandParser.ParsedCommand?) async -> CommandOutcome {
         // A Ctrl-C is forgotten when the operator's next command starts, not between the
         // commands of a script: the script stops at it (see `run(script:)`).
-        if scriptDepth == 0 && nestedDepth == 0 { Interrupt.clear() }
+        if scriptDepth == 0 && nestedDepth == 0 && aliasStack.isEmpty { Interrupt.clear() }
+        if let name = words.first, let body = session.aliases[name], parser.commandType(named: name) == nil {
+            return await runAlias(name, body: body, arguments: Array(words.dropFirst()), location: location, destination: destination)
+        }
         let context = CommandContext(services: services, session: session, terminal: terminal,
                                      environment: environment, sink: destination.sink,
                                      sinkIsTerminal: destination.isTerminal, host: self, location: location)
@@ -233,8 +273,21 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Ctrl-C (`source` at the prompt) whatever the options. Returns the worst outcome.
     public func run(script commands: some Sequence<ScriptCommand>, label: String,
                     continueOnError: Bool) async -> CommandOutcome {
+        let commands = Array(commands)
+        let steps: [ScriptStep]
+        do {
+            steps = try ScriptBlocks.steps(of: commands)
+        } catch {
+            report(ShopError.usage(error.message), location: "\(label):\(error.line)", words: [])
+            return .usageError
+        }
+        guard steps.count == commands.count else {
+            scriptDepth += 1
+            defer { scriptDepth -= 1 }
+            return await run(steps: steps, label: label, continueOnError: continueOnError).outcome
+        }
         var worst = CommandOutcome.success
-        let ahead = ParseAhead(Array(commands)) { [parser] line in parser.prepare(line) }
+        let ahead = ParseAhead(commands) { [parser] line in parser.prepare(line) }
         defer { ahead.stop() }
         scriptDepth += 1
         defer { scriptDepth -= 1 }
@@ -285,6 +338,13 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     public func requestExit() { exitRequested = true }
 
+    public func recordHistory(_ line: String) { historyRecorder?(line) }
+
+    public func requestExit(status: Int32?) {
+        exitRequested = true
+        if let status { exitStatus = status }
+    }
+
     public func run(words: [String], for context: CommandContext) async -> CommandOutcome {
         nestedDepth += 1
         defer { nestedDepth -= 1 }
@@ -295,6 +355,12 @@ public final class Shell: ShellHost, @unchecked Sendable {
 
     /// Whether this shell runs the interactive prompt, which sets ``historySource``.
     public var isInteractive: Bool { historySource != nil }
+
+    /// Where `history` reads from outside the prompt: the store's saved prompt history.
+    public var savedHistorySource: (() -> [String])?
+
+    /// Records a command in the prompt's history (`edit` records what it ran); set by the prompt.
+    public var historyRecorder: ((String) -> Void)?
 
     /// The running command's output, held to go through the pager when it ends.
     private var heldForPager: OutputSink?
@@ -324,7 +390,7 @@ public final class Shell: ShellHost, @unchecked Sendable {
     /// Where `history` reads from: the interactive line reader sets it.
     public var historySource: (() -> [String])?
 
-    public var history: [String] { historySource?() ?? [] }
+    public var history: [String] { historySource?() ?? savedHistorySource?() ?? [] }
 
     public func writeToStderr(_ text: String) {
         flushStdout()

@@ -22,6 +22,9 @@ final class OutputDestination {
         self.staged = staged
     }
 
+    /// Whether this is the command's standard output (no `> FILE`, no `| CMD`).
+    var isStandardOutput: Bool { fileDescriptor == nil && childPID == nil && staged == nil }
+
     static func standardOutput(_ sink: OutputSink, isTerminal: Bool) -> OutputDestination {
         OutputDestination(sink: sink, isTerminal: isTerminal, fileDescriptor: nil, childPID: nil)
     }
