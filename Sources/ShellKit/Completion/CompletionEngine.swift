@@ -20,6 +20,9 @@ public struct CompletionEngine: Sendable {
     public var limit = 100
     /// The environment external plugins are looked for in (nil: built-in commands only).
     public var externalEnvironment: [String: String]?
+    /// The session's aliases (name → body): their names complete first, and after one the
+    /// words complete as its first command's.
+    public var aliases: @Sendable () -> [String: String] = { [:] }
 
     /// The engine of the interactive shell: its commands, its store, its current customer.
     public init(shell: Shell) {
@@ -27,6 +30,7 @@ public struct CompletionEngine: Sendable {
         self.init(plugins: shell.plugins, source: shell.services.completions,
                   currentCustomer: { session.currentUser })
         externalEnvironment = shell.environment
+        aliases = { session.aliases }
     }
 
     /// An engine over `plugins` and the built-in commands.
@@ -71,7 +75,10 @@ public struct CompletionEngine: Sendable {
     /// The candidates for the word being typed, with descriptions where there are some.
     public func detailedCandidates(before words: [String], prefix: String) async -> [CompletionCandidate] {
         guard let first = words.first else {
-            return plain(roots.map(\.name) + externalPlugins().map(\.name), prefix: prefix)
+            return plain(roots.map(\.name) + externalPlugins().map(\.name) + aliases().keys.sorted(), prefix: prefix)
+        }
+        if roots.first(where: { $0.name == first }) == nil, let body = aliases()[first] {
+            return await aliasCandidates(body: body, typed: Array(words.dropFirst()), prefix: prefix)
         }
         guard let root = roots.first(where: { $0.name == first })?.command else {
             return await externalCandidates(first, words: Array(words.dropFirst()), prefix: prefix)
@@ -92,6 +99,27 @@ public struct CompletionEngine: Sendable {
         }
         let info = CommandInfoCache.info(root: root, path: path)
         return await arguments(rest, prefix: prefix, info: info)
+    }
+
+    /// After an alias: the words its first command would have there (`vip ` under
+    /// `alias vip 'users show $1; …'` completes as `users show `); nothing past its last argument.
+    func aliasCandidates(body: String, typed: [String], prefix: String) async -> [CompletionCandidate] {
+        guard let text = AliasBody.commandTexts(body).first, let template = try? LineParser.template(text) else { return [] }
+        var expanded: [String] = []
+        var readsArguments = false
+        for word in template.words {
+            guard word.parts.count == 1, case .expansion(let expansion, _) = word.parts[0],
+                  expansion == .allArguments || expansion.argumentNumber != nil else {
+                expanded.append(word.literal)
+                continue
+            }
+            readsArguments = true
+            if expansion == .allArguments { return await detailedCandidates(before: expanded + typed, prefix: prefix) }
+            guard let number = expansion.argumentNumber, number - 1 <= typed.count else { return [] }
+            if number - 1 == typed.count { return await detailedCandidates(before: expanded, prefix: prefix) }
+            expanded.append(typed[number - 1])
+        }
+        return readsArguments ? [] : await detailedCandidates(before: expanded + typed, prefix: prefix)
     }
 
     /// After `watch` and its own options, the words are a command line of their own: they
