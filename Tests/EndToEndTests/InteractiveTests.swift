@@ -54,9 +54,10 @@ final class TerminalSession {
     /// `arguments` after the program's name (plain words: no quote of their own). With
     /// `statusFile`, shopsh runs with its standard error closed (as when the terminal it wrote to
     /// has gone: every write to it fails) and its exit status goes to that file.
-    func start(width: Int = 160, height: Int = 40, pager: String? = nil, statusFile: URL? = nil, arguments: [String] = []) throws {
-        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "SHOPSH_STORE", "SHOPSH_PLUGIN_PATH"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
-            + (pager.map { ["PAGER='\($0)'"] } ?? [])
+    func start(width: Int = 160, height: Int = 40, pager: String? = nil, statusFile: URL? = nil, arguments: [String] = [],
+               extraEnvironment: [String: String] = [:]) throws {
+        let environment = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "SHOPSH_STORE", "SHOPSH_PLUGIN_PATH"].filter { sandbox.environment[$0] != nil }.map { "\($0)='\(sandbox.environment[$0] ?? "")'" }
+            + (pager.map { ["PAGER='\($0)'"] } ?? []) + extraEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
         var command = "env \(environment.joined(separator: " ")) TERM=xterm '\(ShopshBinary.url.path)'"
             + arguments.map { " '\($0)'" }.joined()
         if let statusFile {

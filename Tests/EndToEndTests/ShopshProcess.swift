@@ -26,7 +26,9 @@ final class ShopshSandbox: @unchecked Sendable {
         environment["HOME"] = root.path
         environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
-        for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "NO_COLOR", "COLUMNS"] { environment.removeValue(forKey: key) }
+        // The operator's own start-up file never reaches a test: each sandbox has its own config folder.
+        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "SHOPSH_RC", "NO_COLOR", "COLUMNS", "VISUAL", "EDITOR"] { environment.removeValue(forKey: key) }
         self.environment = environment
         if Self.onPostgres { self.environment["SHOPSH_STORE"] = try serverShop() }
     }
