@@ -100,7 +100,13 @@ public final class ReadlineLineReader: LineReader {
     public static func savedHistory(file: String) -> [String] {
         clear_history()
         defer { clear_history() }
-        guard read_history(file) == 0, let list = history_list() else { return [] }
+        guard read_history(file) == 0 else { return [] }
+        return listedHistory()
+    }
+
+    /// The lines of readline's history list, oldest first.
+    private static func listedHistory() -> [String] {
+        guard let list = history_list() else { return [] }
         var lines: [String] = []
         var index = 0
         while let entry = list[index] {
@@ -251,16 +257,7 @@ public final class ReadlineLineReader: LineReader {
     }
 
     /// The remembered lines, oldest first.
-    public var history: [String] {
-        guard let list = history_list() else { return [] }
-        var lines: [String] = []
-        var index = 0
-        while let entry = list[index] {
-            if let text = entry.pointee.line { lines.append(String(cString: text)) }
-            index += 1
-        }
-        return lines
-    }
+    public var history: [String] { Self.listedHistory() }
 
     // MARK: - Helpers
 

@@ -138,7 +138,7 @@ enum Main {
             status = runStdinBatch(shell: shell, continueOnError: global.continueOnError)
         }
         if let asked = shell.exitStatus { status = asked }
-        return run.end(status, pluginsOutside: session.pluginsOutsideTheRun)
+        return run.end(status, pluginsOutside: session.pluginsOutsideTheRun, exitAsked: shell.exitStatus != nil)
     }
 
     static func runBatch(_ steps: [GlobalArguments.Step], shell: Shell, continueOnError: Bool) async -> Int32 {

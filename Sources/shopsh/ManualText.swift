@@ -157,6 +157,37 @@ enum ManualText {
             .IP \(bu 2
             Global output options (\fB\-o\fR json, \fB\-\-fields\fR, ...) given before \fB\-c\fR
             apply to every command of the run.
+            .SH "VARIABLES, ALIASES AND CONDITIONS"
+            .TP
+            \fBlet\fR \fIname\fR \fB=\fR \fIwords\fR
+            Sets a variable (or \fB\-v\fR \fIname\fR\fB=\fR\fIvalue\fR on the command line);
+            \fBlet\fR lists them, \fBunlet\fR \fIname\fR removes one. \fB$\fR\fIname\fR and
+            \fB${\fR\fIname\fR\fB}\fR expand in later lines, in a word or inside double quotes,
+            never inside single quotes; \fB${\fR\fIname\fR\fB:\-\fR\fItext\fR\fB}\fR gives a
+            default. A variable that is not set is an error naming it. An expansion is never split
+            into words. \fB$(\fR\fIcommand\fR\fB)\fR runs one shopsh command and gives its output
+            without the trailing newlines; a list is one value a line. A value holds at most 1 MiB.
+            .TP
+            \fBalias\fR \fIname\fR \fB\(aq\fR\fIcommand\fR\fB;\fR \fIcommand\fR\fB\(aq\fR
+            Defines an alias; \fBalias\fR lists them, \fBunalias\fR removes one, \fBhelp\fR shows
+            them. \fB$1\fR ... \fB$9\fR are the call's arguments, \fB$@\fR all of them, each one word;
+            a body that reads none and runs one command gets the arguments added. An alias never
+            hides a command, and one that would call itself is refused.
+            .TP
+            \fBif\fR \fIcommand\fR | \fBif\fR \fIvalue op value\fR ... [\fBelse\fR ...] \fBend\fR
+            In command files, on standard input and at the prompt: the branch follows the command's
+            success (\fBif !\fR inverts it), or the comparison (\fB==\fR, \fB!=\fR, \fB<\fR,
+            \fB<=\fR, \fB>\fR, \fB>=\fR: numbers exactly, other text only with \fB==\fR and
+            \fB!=\fR). \fBfor\fR \fIname\fR \fBin\fR \fIwords\fR ... \fBend\fR walks each line
+            of each word. Blocks nest; a file whose blocks do not balance is refused before anything
+            runs. \fBexit\fR \fIn\fR ends the run with status \fIn\fR; \fBecho\fR prints words
+            (\fB\-\-stderr\fR: on standard error). \fB\-\-atomic\fR and \fB\-\-dry\-run\fR keep
+            their meaning: a branch not taken changes nothing.
+            .TP
+            \fBedit\fR
+            At the prompt: opens the last command in \fB$VISUAL\fR or \fB$EDITOR\fR (else
+            \fBvi\fR) and runs what is saved; \fBC\-x C\-e\fR does the same for the line being typed.
+            \fBset timing on\fR prints each command's time on standard error.
             .SH "OPERATORS, ROLES AND THE AUDIT LOG"
             The operator is the PostgreSQL role that logged in (\fBsession_user\fR), or on SQLite
             the OS login that runs shopsh. \fBwhoami\fR and \fBset\fR show the operator, their
@@ -260,6 +291,12 @@ enum ManualText {
             The password file (\fI~/.pgpass\fR) is read per host and only when its mode is 0600. A
             password is never printed: connection strings are shown with \fB***\fR.
             .TP
+            .B SHOPSH_RC
+            The start-up file when \fB\-\-rc\fR is not given.
+            .TP
+            .B VISUAL, EDITOR
+            The editor of \fBedit\fR and \fBC\-x C\-e\fR (default \fBvi\fR).
+            .TP
             .B SHOPSH_FORMAT
             The default output format (\fBtable\fR, \fBjson\fR, \fBndjson\fR, \fBcsv\fR or \fBtsv\fR).
             .TP
@@ -279,6 +316,9 @@ enum ManualText {
             .TP
             .B XDG_DATA_HOME
             Where the default store lives (default \fI~/.local/share\fR).
+            .TP
+            .B XDG_CONFIG_HOME
+            Where the start-up file lives (default \fI~/.config\fR).
             .TP
             .B XDG_STATE_HOME
             Where history files live (default \fI~/.local/state\fR).
@@ -304,6 +344,12 @@ enum ManualText {
             The prompt's history, one file per store (\fINAME\fR is the store file's name,
             \fIHASH\fR a hash of its full path), so a test store never pollutes the main one.
             Mode 0600.
+            .TP
+            .I $XDG_CONFIG_HOME/shopsh/shopshrc
+            The start-up file, read by the prompt and by every batch unless \fB\-\-no\-rc\fR:
+            \fBset\fR, \fBalias\fR and \fBlet\fR lines (a bad line is reported with its line
+            number, the rest still loads). A file others can write, or owned by another user than
+            the operator or root, is refused and the run stops, as \fBssh\fR(1) refuses such a config.
             .SH EXAMPLES
             Show a product as JSON, and count the catalogue with \fBjq\fR(1):
             .PP

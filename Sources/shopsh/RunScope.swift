@@ -45,7 +45,8 @@ final class RunScope {
     /// returns the status the process exits with. `pluginsOutside` are the external plugins that
     /// ran during the run: as separate programs, outside its transaction, so what they did (if
     /// they wrote despite declaring `"writes": false`) was not undone with it.
-    func end(_ status: Int32, pluginsOutside: [String] = []) -> Int32 {
+    /// `exitAsked`: the run ended with `exit N`, which is then what the note names.
+    func end(_ status: Int32, pluginsOutside: [String] = [], exitAsked: Bool = false) -> Int32 {
         guard let run else { return status }
         let commit = !dryRun && status == 0
         let ended = Blocking.run { () async -> Result<Void, ShopError> in
@@ -60,7 +61,7 @@ final class RunScope {
         if dryRun {
             Main.printNote("dry run: " + (pluginsOutside.isEmpty ? "every change was undone" : undone))
         } else if !commit {
-            Main.printNote("atomic run: a command failed, so " + undone)
+            Main.printNote("atomic run: " + (exitAsked ? "it ended with exit \(status)" : "a command failed") + ", so " + undone)
         }
         return status
     }

@@ -230,6 +230,7 @@ import Testing
         #expect(ended.status == 3 && ended.stdout == "a\n", "\(ended.stderr)")
         let atomic = try sandbox.run(["--atomic", "-c", "products stock 1 -1\nexit 4"])
         #expect(atomic.status == 4)
+        #expect(atomic.stderr.contains("atomic run: it ended with exit 4, so every change of the run was undone"), "\(atomic.stderr)")
         #expect(try sandbox.ok("products show 1 --fields stock --no-header -o tsv") == stock)
         let zero = try sandbox.run(["-c", "products stock 1 -1\nexit 0\nproducts stock 1 -1"])
         #expect(zero.status == 0)

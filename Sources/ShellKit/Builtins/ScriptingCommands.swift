@@ -24,11 +24,7 @@ struct LetCommand: ShellCommand {
 
     func run(in context: CommandContext) async throws {
         guard let name = words.first else {
-            let variables = context.session.variables.sorted { $0.key < $1.key }
-            try await context.list(columns: [Column("name"), Column("value")], options: output, page: Page(),
-                                   emptyNote: "no variables") { emit in
-                for (name, value) in variables { try emit([.text(name), .text(value)]) }
-            }
+            try await context.listNamed(context.session.variables, valueColumn: "value", options: output, emptyNote: "no variables")
             return
         }
         guard words.count >= 2, words[1] == "=" else {
@@ -46,9 +42,7 @@ struct UnletCommand: ShellCommand {
     var names: [String]
 
     func run(in context: CommandContext) async throws {
-        for name in names where context.session.variables[name] == nil {
-            throw ShopError.usage("unlet \(name.escapingControls): no such variable")
-        }
+        try Self.checkNames(names, in: context.session.variables, command: "unlet", what: "variable")
         for name in names { context.session.variables[name] = nil }
     }
 }
@@ -72,11 +66,7 @@ struct AliasCommand: ShellCommand {
     func run(in context: CommandContext) async throws {
         let session = context.session
         guard let name = words.first else {
-            let aliases = session.aliases.sorted { $0.key < $1.key }
-            try await context.list(columns: [Column("name"), Column("body")], options: output, page: Page(),
-                                   emptyNote: "no aliases") { emit in
-                for (name, body) in aliases { try emit([.text(name), .text(body)]) }
-            }
+            try await context.listNamed(session.aliases, valueColumn: "body", options: output, emptyNote: "no aliases")
             return
         }
         guard words.count > 1 else {
@@ -102,9 +92,7 @@ struct UnaliasCommand: ShellCommand {
     var names: [String]
 
     func run(in context: CommandContext) async throws {
-        for name in names where context.session.aliases[name] == nil {
-            throw ShopError.usage("unalias \(name.escapingControls): no such alias")
-        }
+        try UnletCommand.checkNames(names, in: context.session.aliases, command: "unalias", what: "alias")
         for name in names { context.session.aliases[name] = nil }
     }
 }
@@ -138,6 +126,25 @@ struct EchoCommand: ShellCommand {
     /// `text` escaped for a terminal line by line (its line breaks kept, every other control shown).
     static func escapedLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalEscaping.escape(String($0)) }.joined(separator: "\n")
+    }
+}
+
+extension UnletCommand {
+    /// Refuses the whole removal when one of `names` is not in `entries` (nothing is removed then).
+    static func checkNames(_ names: [String], in entries: [String: String], command: String, what: String) throws(ShopError) {
+        if let missing = names.first(where: { entries[$0] == nil }) {
+            throw .usage("\(command) \(missing.escapingControls): no such \(what)")
+        }
+    }
+}
+
+extension CommandContext {
+    /// Lists `entries` (variables, aliases) sorted by name, as `name` and `valueColumn`.
+    func listNamed(_ entries: [String: String], valueColumn: String, options: OutputOptions, emptyNote: String) async throws {
+        let sorted = entries.sorted { $0.key < $1.key }
+        try await list(columns: [Column("name"), Column(valueColumn)], options: options, page: Page(), emptyNote: emptyNote) { emit in
+            for (name, value) in sorted { try emit([.text(name), .text(value)]) }
+        }
     }
 }
 

@@ -45,22 +45,11 @@ public enum ExternalEditor {
 
     /// Runs `arguments` with the terminal, and the default signal handling, and returns its exit status.
     private static func run(_ arguments: [String]) throws(ShopError) -> Int32 {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, signal) }
-        var noMask = sigset_t()
-        sigemptyset(&noMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &noMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], nil, &attributes, &cArguments, environ)
-        guard spawned == 0 else { throw .system("cannot run the editor: \(String(cString: strerror(spawned)))") }
+        let pid: pid_t
+        switch ChildSpawn.spawn(arguments, actions: nil) {
+        case .success(let child): pid = child
+        case .failure(let error): throw .system("cannot run the editor: \(error.text)")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw .system("cannot wait for the editor: \(String(cString: strerror(errno)))") }

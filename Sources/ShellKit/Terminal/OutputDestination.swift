@@ -65,30 +65,16 @@ final class OutputDestination {
         posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
         posix_spawn_file_actions_addclose(&actions, readEnd)
         // shopsh ignores SIGPIPE and handles SIGINT itself; the command gets the defaults back.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, signal) }
-        var noMask = sigset_t()
-        sigemptyset(&noMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &noMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let arguments = ["/bin/sh", "-c", command]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+        let spawned = ChildSpawn.spawn(["/bin/sh", "-c", command], actions: &actions)
         close(readEnd)
-        guard status == 0 else {
+        switch spawned {
+        case .success(let pid):
+            return OutputDestination(sink: OutputSink(fileDescriptor: writeEnd), isTerminal: false,
+                                     fileDescriptor: writeEnd, childPID: pid)
+        case .failure(let error):
             close(writeEnd)
-            throw .system("cannot run /bin/sh: \(String(cString: strerror(status)))")
+            throw .system("cannot run /bin/sh: \(error.text)")
         }
-        return OutputDestination(sink: OutputSink(fileDescriptor: writeEnd), isTerminal: false,
-                                 fileDescriptor: writeEnd, childPID: pid)
     }
 
     /// Flushes, closes a file or pipe, and waits for a piped command to finish. `keep` says

@@ -1,0 +1,57 @@
+// ExamplesTests: what examples/ promises, run on a demo shop — the nightly low-stock report (its
+// CSV read with a real parser against the shop's own listing, its status and its condition) and
+// every alias of the support start-up file.
+
+import CSV
+import Foundation
+import Testing
+
+@Suite struct ExamplesTests {
+    static let folder = ShopshBinary.packageRoot.appendingPathComponent("examples")
+
+    @Test func theLowStockReportListsLowStockAndFailsOnlyWhileSomethingIsOut() throws {
+        let sandbox = try ShellLanguageTests.sandbox()
+        let report = Self.folder.appendingPathComponent("low-stock-report.shop").path
+        let products = try #require(try sandbox.json("products list --all -o json") as? [[String: Any]])
+        let stock = Dictionary(uniqueKeysWithValues: products.compactMap { product in
+            (product["id"] as? Int).flatMap { id in (product["stock"] as? Int).map { (id, $0) } }
+        })
+        for limit in [10, 25] {
+            let run = try sandbox.run(["-v", "LIMIT=\(limit)", "-f", report])
+            let reader = try CSVReader(string: run.stdout, hasHeaderRow: true)
+            #expect(reader.headerRow == ["id", "sku", "title", "stock"])
+            var rows: [(id: Int, stock: Int)] = []
+            while let row = reader.next() { rows.append((Int(row[0]) ?? -1, Int(row[3]) ?? -1)) }
+            let expected = stock.filter { $0.value < limit }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            #expect(rows.map(\.id) == expected.map(\.key), "LIMIT=\(limit)")
+            #expect(rows.map(\.stock) == expected.map(\.value))
+            let out = expected.filter { $0.value == 0 }.map(\.key)
+            #expect(run.status == (out.isEmpty ? 0 : 3), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").map(String.init) == out.map { "out of stock: product \($0)" })
+        }
+        // Restocked: the report still lists what is low, and the job succeeds.
+        for (id, count) in stock where count == 0 { _ = try sandbox.ok("products stock \(id) =1") }
+        let restocked = try sandbox.run(["-f", report])
+        #expect(restocked.status == 0, "\(restocked.stderr)")
+        #expect(restocked.stdout.contains("\r\n") && restocked.stderr.isEmpty)
+    }
+
+    @Test func everySupportAliasRuns() throws {
+        let sandbox = try ShellLanguageTests.sandbox()
+        let source = try String(contentsOf: Self.folder.appendingPathComponent("support.shopshrc"), encoding: .utf8)
+        let rc = try sandbox.file("support.shopshrc", source)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: rc)
+        _ = try sandbox.ok("basket add emilys 1")
+        let order = try sandbox.ok("basket checkout emilys --fields id --no-header -o tsv").trimmingCharacters(in: .newlines)
+        let aliases = source.split(separator: "\n").filter { $0.hasPrefix("alias ") }.map { String($0.split(separator: " ")[1]) }
+        #expect(aliases.count >= 5)
+        let arguments = ["vip": "emilys", "where": order, "basket-of": "emilys", "low": "25"]
+        for alias in aliases {
+            let run = try sandbox.run(["--rc", rc, "-c", "\(alias) \(arguments[alias] ?? "")"])
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(alias): \(run.stderr)")
+            #expect(!run.stdout.isEmpty, "\(alias) printed nothing")
+        }
+        let vip = try sandbox.run(["--rc", rc, "-o", "json", "-c", "vip emilys"])
+        #expect(vip.stdout.contains("\"username\":\"emilys\"") && vip.stdout.contains("\"id\":\(order)"), "\(vip.stdout)")
+    }
+}
