@@ -25,8 +25,10 @@ public enum StoreLocation {
             stateHome = home + "/.local/state"
         }
         let name = storeName(storePath)
-        let absolute = URL(fileURLWithPath: storePath).standardizedFileURL.path
-        return stateHome + "/shopsh/history-\(name)-\(stableHash(absolute))"
+        // A server's location (`postgres://…`) is no path: made "absolute" it would name another
+        // history in each working directory.
+        let key = storePath.contains("://") ? storePath : URL(fileURLWithPath: storePath).standardizedFileURL.path
+        return stateHome + "/shopsh/history-\(name)-\(stableHash(key))"
     }
 
     /// The name shown in the prompt: the file name without its extension.

@@ -68,9 +68,11 @@ struct ShellLanguageTerminalTests {
         try terminal.start()
         try terminal.send("products show 1 --fields sku", "Enter")
         try terminal.waitFor { $0.contains("BEA-ESS-ESS-001") }
+        // The shell saves its history as it exits: wait until it has.
+        let shells = try terminal.shopshProcesses()
+        #expect(!shells.isEmpty)
         try terminal.send("exit", "Enter")
-        let folder = sandbox.root.appendingPathComponent("state/shopsh")
-        for _ in 0..<200 where (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? true { usleep(50_000) }
+        for _ in 0..<400 where shells.contains(where: TerminalSession.isRunning) { usleep(50_000) }
         let path = sandbox.root.appendingPathComponent("typed.shop").path
         let exported = try sandbox.run(["-c", "history export \(path)"])
         #expect(exported.status == 0, "\(exported.stderr)")

@@ -99,6 +99,17 @@ import Testing
         #expect(a != b && a.hasPrefix("/h/.local/state/shopsh/history-a-"))
     }
 
+    /// A server's history is one file wherever shopsh starts (the prompt saves it from one folder,
+    /// `shopsh -c 'history export F'` may read it from another).
+    @Test func aServersHistoryDoesNotDependOnTheWorkingDirectory() throws {
+        let url = "postgres://ann@db1:5432/shop"
+        // Named by the URL itself, never by the URL read as a path below the working directory.
+        #expect(StoreLocation.historyPath(forStore: url, environment: ["HOME": "/h"])
+                == "/h/.local/state/shopsh/history-shop-" + StoreLocation.stableHash(url))
+        #expect(StoreLocation.historyPath(forStore: "rel/a.sqlite", environment: ["HOME": "/h"])
+                == "/h/.local/state/shopsh/history-a-" + StoreLocation.stableHash(FileManager.default.currentDirectoryPath + "/rel/a.sqlite"))
+    }
+
     /// A successful check replaces a demo hash with one at the full cost; a failed one changes nothing.
     @Test func aMatchRehashesDemoPasswordsAtTheFullCost() async throws {
         let store = try newStore()
