@@ -170,7 +170,12 @@ import Testing
         #expect(try Comparison.equal.holds("paid", "paid"))
         #expect(try Comparison.notEqual.holds("paid", "placed"))
         #expect(throws: ShopError.self) { try Comparison.greater.holds("paid", "10") }
-        #expect(Comparison.number("1e5") == nil && Comparison.number("1,5") == nil && Comparison.number(".5") == nil)
+        #expect(DecimalText("1e5") == nil && DecimalText("1,5") == nil && DecimalText(".5") == nil && DecimalText("5.") == nil)
+        // Past what Decimal holds (38 digits): still exact.
+        let long = String(repeating: "9", count: 60)
+        #expect(try Comparison.less.holds(long + ".000000000000000000000000000000000000000000001", long + ".000000000000000000000000000000000000000000002"))
+        #expect(try Comparison.equal.holds("-0", "0.000") && Comparison.less.holds("-" + long, "-1"))
+        #expect(try Comparison.greater.holds("007.5", "7.49"))
     }
 
     @Test func variableNamesFollowOneRule() throws {

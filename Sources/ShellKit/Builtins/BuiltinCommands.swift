@@ -96,7 +96,7 @@ struct ExitCommand: ShellCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        context.host.requestExit(status: status.map { Int32($0) })
+        context.host.requestExit(status: status.map { Int32(clamping: $0) })
     }
 }
 

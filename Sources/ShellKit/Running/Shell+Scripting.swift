@@ -280,34 +280,64 @@ enum TestResult {
 enum Comparison: String {
     case equal = "==", same = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 
-    /// Numbers (`12`, `-3.50`) compare as numbers, exactly; other text only with `==` and `!=`.
+    /// Numbers (`12`, `-3.50`) compare as numbers, exactly, however many digits they have; other
+    /// text only with `==` and `!=`.
     func holds(_ left: String, _ right: String) throws(ShopError) -> Bool {
-        if let a = Self.number(left), let b = Self.number(right) {
+        if let a = DecimalText(left), let b = DecimalText(right) {
+            let order = a.compare(b)
             switch self {
-            case .equal, .same: return a == b
-            case .notEqual: return a != b
-            case .less: return a < b
-            case .lessOrEqual: return a <= b
-            case .greater: return a > b
-            case .greaterOrEqual: return a >= b
+            case .equal, .same: return order == 0
+            case .notEqual: return order != 0
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
             }
         }
         switch self {
         case .equal, .same: return left == right
         case .notEqual: return left != right
         default:
-            let culprit = Self.number(left) == nil ? left : right
+            let culprit = DecimalText(left) == nil ? left : right
             throw .usage("if: \(rawValue) compares numbers, and \"\(String(culprit.prefix(80)).escapingControls)\" is not one")
         }
     }
+}
 
-    /// `-12.50` as an exact decimal; nil for anything but optional `-`, digits and one `.` with digits.
-    static func number(_ text: String) -> Decimal? {
-        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 30 && $0.allSatisfy { ("0"..."9").contains($0) } }) else {
+/// A decimal number as written (`-12.50`: an optional `-`, digits, and one `.` with digits),
+/// compared digit by digit: exact at any length, with no conversion that could round.
+struct DecimalText {
+    let negative: Bool
+    /// The integer digits without leading zeros, and the fraction's without trailing zeros.
+    let whole: Substring
+    let fraction: Substring
+
+    init?(_ text: String) {
+        let unsigned = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = unsigned.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }) else {
             return nil
         }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        whole = parts[0].drop { $0 == "0" }
+        var fraction = parts.count == 2 ? parts[1] : ""
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        self.fraction = fraction
+        negative = text.hasPrefix("-") && !(whole.isEmpty && fraction.isEmpty)   // -0 is 0
+    }
+
+    /// -1, 0 or 1 as `self` is less than, equal to or greater than `other`.
+    func compare(_ other: DecimalText) -> Int {
+        if negative != other.negative { return negative ? -1 : 1 }
+        let magnitude = Self.compareMagnitudes(self, other)
+        return negative ? -magnitude : magnitude
+    }
+
+    private static func compareMagnitudes(_ a: DecimalText, _ b: DecimalText) -> Int {
+        if a.whole.count != b.whole.count { return a.whole.count < b.whole.count ? -1 : 1 }
+        if a.whole != b.whole { return a.whole < b.whole ? -1 : 1 }
+        let width = max(a.fraction.count, b.fraction.count)
+        let left = a.fraction + String(repeating: "0", count: width - a.fraction.count)
+        let right = b.fraction + String(repeating: "0", count: width - b.fraction.count)
+        return left == right ? 0 : (left < right ? -1 : 1)
     }
 }
