@@ -77,18 +77,19 @@ extension Shell {
         guard captureDepth < ScriptLimits.maxCaptureDepth else {
             throw ShopError.usage("$(…) nests at most \(ScriptLimits.maxCaptureDepth) deep")
         }
+        // Counted before the inner line's own $(…) are resolved: they are the deeper ones.
+        captureDepth += 1
+        defer { captureDepth -= 1 }
         let parsed = try await resolve(LineParser.template(text), location: location)
         guard parsed.pipeCommand == nil && parsed.redirect == nil else {
             throw ShopError.usage("$(…) takes one shopsh command, without | or >: \(text.escapingControls)")
         }
         guard !parsed.words.isEmpty else { throw ShopError.usage("$() holds no command") }
         let sink = OutputSink.memory()
-        captureDepth += 1
         nestedDepth += 1
         let outcome = await execute(words: parsed.words, location: location,
                                     destination: .standardOutput(sink, isTerminal: false), command: nil)
         nestedDepth -= 1
-        captureDepth -= 1
         guard outcome == .success else { throw AlreadyReported(usage: outcome == .usageError) }
         var output = sink.memoryText
         while let last = output.unicodeScalars.last, last == "\n" || last == "\r" { output.unicodeScalars.removeLast() }
