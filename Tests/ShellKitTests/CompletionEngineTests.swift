@@ -109,6 +109,20 @@ private struct ShipWidget: ShellCommand {
         #expect(await engine().candidates(before: ["nothing"], prefix: "") == [])
     }
 
+    @Test func aliasesCompleteAndTheirArgumentsAsTheirFirstCommandsDo() async {
+        var engine = CompletionEngine(commands: [("widgets", Widgets.self), ("unalias", UnaliasCommand.self)], source: source,
+                                      currentCustomer: { nil })
+        engine.aliases = { ["ws": "widgets show $1; widgets list", "wl": "widgets list", "wide": "widgets $@"] }
+        #expect(await engine.candidates(before: [], prefix: "w") == ["wide", "widgets", "wl", "ws"])
+        // After `ws ` comes what `widgets show ` takes; past its one argument, nothing.
+        #expect(await engine.candidates(before: ["ws"], prefix: "") == (await self.engine().candidates(before: ["widgets", "show"], prefix: "")))
+        #expect(await engine.candidates(before: ["ws", "1"], prefix: "") == [])
+        // A body that reads no argument takes them after its command; $@ stands where they go.
+        #expect(await engine.candidates(before: ["wl"], prefix: "--") == (await self.engine().candidates(before: ["widgets", "list"], prefix: "--")))
+        #expect(await engine.candidates(before: ["wide"], prefix: "s") == ["ship", "show"])
+        #expect(await engine.candidates(before: ["unalias"], prefix: "w") == ["wide", "wl", "ws"])
+    }
+
     @Test func flagsOfTheCommandBeingTyped() async {
         let flags = await engine().candidates(before: ["widgets", "list"], prefix: "--")
         #expect(flags.contains("--category") && flags.contains("--all") && flags.contains("--format") && flags.contains("--help"))

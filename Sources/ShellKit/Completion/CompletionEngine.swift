@@ -23,6 +23,8 @@ public struct CompletionEngine: Sendable {
     /// The session's aliases (name → body): their names complete first, and after one the
     /// words complete as its first command's.
     public var aliases: @Sendable () -> [String: String] = { [:] }
+    /// The session's variable names, for `unlet`.
+    public var variables: @Sendable () -> [String] = { [] }
 
     /// The engine of the interactive shell: its commands, its store, its current customer.
     public init(shell: Shell) {
@@ -31,6 +33,7 @@ public struct CompletionEngine: Sendable {
                   currentCustomer: { session.currentUser })
         externalEnvironment = shell.environment
         aliases = { session.aliases }
+        variables = { Array(session.variables.keys) }
     }
 
     /// An engine over `plugins` and the built-in commands.
@@ -84,6 +87,8 @@ public struct CompletionEngine: Sendable {
             return await externalCandidates(first, words: Array(words.dropFirst()), prefix: prefix)
         }
         if ObjectIdentifier(root) == ObjectIdentifier(WatchCommand.self) { return await watchedCandidates(words, prefix: prefix) }
+        if ObjectIdentifier(root) == ObjectIdentifier(UnaliasCommand.self) { return plain(aliases().keys.sorted(), prefix: prefix) }
+        if ObjectIdentifier(root) == ObjectIdentifier(UnletCommand.self) { return plain(variables().sorted(), prefix: prefix) }
         var current: any ParsableCommand.Type = root
         var path: [String] = []
         var rest = Array(words.dropFirst())
