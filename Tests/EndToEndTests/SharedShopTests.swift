@@ -152,7 +152,10 @@ struct SharedShopTests {
         inParallel(2) { index in
             if index == 0 {
                 // Not followed: with a reconnect timeout the command would run again (tested elsewhere).
-                let result = try? sandbox.run(["--store", url, "--reconnect-timeout", "0", "-c", "products stock 1 +5"])
+                // Its time limit outlasts the other side's two minutes of polling: on a loaded machine both
+                // ran out together once, and shopsh was killed (status 9) just as its server process was ended.
+                let result = try? sandbox.run(["--store", url, "--reconnect-timeout", "0", "-c", "products stock 1 +5"],
+                                              stdinData: Data(), timeLimit: 300)
                 outcome.append(result.map { "\($0.status) \($0.stderr)" } ?? "did not run")
             } else {
                 // Once shopsh waits for the row, its server process is ended (as a restart or a network cut would).
