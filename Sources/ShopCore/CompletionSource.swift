@@ -14,6 +14,8 @@ public protocol CompletionSource: Sendable {
     func productIDs(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)]
     /// SKUs starting with `prefix`.
     func skus(prefix: String, limit: Int) async throws -> [String]
+    /// Barcodes starting with `prefix` (digits only), with their products' titles.
+    func barcodes(prefix: String, limit: Int) async throws -> [(barcode: String, title: String)]
     /// Products whose title holds every word of `prefix` (the last as the start of a word, as
     /// search reads them), by id, with their titles: Tab on a PRODUCT typed as words. Through the
     /// search index, never a scan.

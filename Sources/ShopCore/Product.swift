@@ -15,10 +15,17 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var tags: [String]
     /// DummyJSON's minimum order quantity: shown, not enforced.
     public var minimumOrderQuantity: Int
+    /// The barcode as stored (Barcode): 13 digits; nil when it has none.
+    public var barcode: String?
+    /// Images, weight and dimensions, warranty, shipping, return policy, availability.
+    public var details: ProductDetails
+    /// Its visible reviews' count and rating total.
+    public var reviews: ReviewSummary
 
     public init(id: Int64, sku: String, title: String, description: String = "", category: String,
                 brand: String? = nil, price: Money, discount: Percentage = .zero, stock: Int = 0,
-                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1) {
+                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1,
+                barcode: String? = nil, details: ProductDetails = ProductDetails(), reviews: ReviewSummary = .none) {
         self.id = id
         self.sku = sku
         self.title = title
@@ -31,6 +38,9 @@ public struct Product: Hashable, Sendable, Identifiable {
         self.rating = rating
         self.tags = tags
         self.minimumOrderQuantity = minimumOrderQuantity
+        self.barcode = barcode
+        self.details = details
+        self.reviews = reviews
     }
 
     /// The price after the product's discount, rounded once to the minor unit.
@@ -52,10 +62,16 @@ public struct NewProduct: Hashable, Sendable {
     public var rating: Rating
     public var tags: [String]
     public var minimumOrderQuantity: Int
+    /// The stored form (Barcode.parse, or parseShape for a file's).
+    public var barcode: String?
+    public var details: ProductDetails
+    /// Its reviews (a file's; a store adds them with the product).
+    public var reviews: [NewReview]
 
     public init(id: Int64? = nil, sku: String? = nil, title: String, description: String = "", category: String,
                 brand: String? = nil, price: Money, discount: Percentage = .zero, stock: Int = 0,
-                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1) {
+                rating: Rating = Rating(hundredths: 0), tags: [String] = [], minimumOrderQuantity: Int = 1,
+                barcode: String? = nil, details: ProductDetails = ProductDetails(), reviews: [NewReview] = []) {
         self.id = id
         self.sku = sku
         self.title = title
@@ -68,6 +84,9 @@ public struct NewProduct: Hashable, Sendable {
         self.rating = rating
         self.tags = tags
         self.minimumOrderQuantity = minimumOrderQuantity
+        self.barcode = barcode
+        self.details = details
+        self.reviews = reviews
     }
 }
 
@@ -81,9 +100,14 @@ public struct ProductChanges: Hashable, Sendable {
     public var price: Money?
     public var discount: Percentage?
     public var stock: Int?
+    /// The stored form; empty clears it.
+    public var barcode: String?
+    /// Every detail at once (an edit works out the whole from the product's and its options).
+    public var details: ProductDetails?
 
     public init(sku: String? = nil, title: String? = nil, description: String? = nil, category: String? = nil,
-                brand: String? = nil, price: Money? = nil, discount: Percentage? = nil, stock: Int? = nil) {
+                brand: String? = nil, price: Money? = nil, discount: Percentage? = nil, stock: Int? = nil,
+                barcode: String? = nil, details: ProductDetails? = nil) {
         self.sku = sku
         self.title = title
         self.description = description
@@ -92,6 +116,8 @@ public struct ProductChanges: Hashable, Sendable {
         self.price = price
         self.discount = discount
         self.stock = stock
+        self.barcode = barcode
+        self.details = details
     }
 
     public var isEmpty: Bool { self == ProductChanges() }
@@ -123,14 +149,16 @@ public struct ProductFilter: Hashable, Sendable {
     public var stockBelow: Int?
     /// Only products whose id is in one of these ranges (`--ids 1,2,5-9`).
     public var ids: [ClosedRange<Int64>]?
-    /// Whether the listing needs each product's description and tags, its two long columns.
-    /// False: the store leaves them out (they come back empty), so a listing that does not show
-    /// them reads and decodes a third less. Filters and sorting on them work the same.
-    public var withDescriptionAndTags: Bool
+    /// Only products the catalogue rates at least this (`--min-rating`).
+    public var minRating: Rating?
+    /// Whether the listing needs each product's long fields: description, tags, details and the
+    /// review summary. False: the store leaves them out (they come back empty), so a listing that
+    /// does not show them reads and decodes a third less. Filters and sorting on them work the same.
+    public var withLongFields: Bool
 
     public init(category: String? = nil, search: String? = nil, minPrice: Money? = nil,
                 maxPrice: Money? = nil, inStockOnly: Bool = false, brand: String? = nil, stockBelow: Int? = nil,
-                ids: [ClosedRange<Int64>]? = nil, withDescriptionAndTags: Bool = true) {
+                ids: [ClosedRange<Int64>]? = nil, minRating: Rating? = nil, withLongFields: Bool = true) {
         self.category = category
         self.search = search
         self.minPrice = minPrice
@@ -139,7 +167,8 @@ public struct ProductFilter: Hashable, Sendable {
         self.brand = brand
         self.stockBelow = stockBelow
         self.ids = ids
-        self.withDescriptionAndTags = withDescriptionAndTags
+        self.minRating = minRating
+        self.withLongFields = withLongFields
     }
 
     /// The most ranges `--ids` may name.
@@ -168,7 +197,7 @@ public struct ProductFilter: Hashable, Sendable {
     /// The same filter reading every field (a search's score needs them all).
     public var withEveryField: ProductFilter {
         var filter = self
-        filter.withDescriptionAndTags = true
+        filter.withLongFields = true
         return filter
     }
 }

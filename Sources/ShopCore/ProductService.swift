@@ -1,6 +1,6 @@
 // ProductService: the catalogue, as every store provides it.
 
-/// The product catalogue. PRODUCT references are an id or a SKU.
+/// The product catalogue. PRODUCT references are an id, a SKU or a barcode (12 or 13 digits).
 public protocol ProductService: Sendable {
     /// Calls `body` for each product that passes `filter`, in `page` order, streaming:
     /// a store never holds the whole listing in memory.
@@ -14,7 +14,7 @@ public protocol ProductService: Sendable {
     func searchSuggestions(_ text: String) async throws -> [String]
     /// How many products pass `filter`.
     func countProducts(_ filter: ProductFilter) async throws -> Int
-    /// The product with this id or SKU; `ShopError.notFound` otherwise.
+    /// The product with this id, SKU or barcode (with its review summary); `ProductRules.noProduct` otherwise.
     func product(_ reference: String) async throws -> Product
     /// Every category with its product count, by slug.
     func categories() async throws -> [Category]
@@ -32,7 +32,8 @@ public protocol ProductService: Sendable {
     func adjustStock(_ reference: String, _ change: StockChange, reason: StockReason, note: String?) async throws -> Product
     /// The product's stock ledger, oldest first (StockLedger).
     func stockHistory(_ reference: String) async throws -> [StockMovement]
-    /// Inserts or updates (matched by SKU) all `products` in one transaction: all or nothing.
+    /// Inserts or updates (matched by SKU) all `products` in one transaction: all or nothing. A
+    /// product it adds gets its reviews; one it updates keeps those it has.
     func importProducts(_ products: [NewProduct]) async throws -> ImportSummary
 }
 
@@ -40,7 +41,7 @@ public protocol ProductService: Sendable {
 /// store contract checks each, ascending and descending.
 public enum ProductSortField {
     public static let all = ["id", "sku", "title", "category", "brand", "price", "discount_percentage",
-                             "stock", "rating"]
+                             "stock", "rating", "barcode", "review_count", "reviews"]
 }
 
 extension ProductService {

@@ -15,6 +15,8 @@ public struct ShopServices: Sendable {
     public var shipments: any ShipmentService
     /// Promotion codes.
     public var coupons: any CouponService
+    /// Products' reviews and their moderation.
+    public var reviews: any ReviewService
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
     public var audit: any AuditService
@@ -25,7 +27,7 @@ public struct ShopServices: Sendable {
 
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService, shipments: any ShipmentService,
-                coupons: any CouponService, currencies: any CurrencyService,
+                coupons: any CouponService, reviews: any ReviewService, currencies: any CurrencyService,
                 audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
@@ -36,6 +38,7 @@ public struct ShopServices: Sendable {
         self.notes = notes
         self.shipments = shipments
         self.coupons = coupons
+        self.reviews = reviews
         self.currencies = currencies
         self.audit = audit
         self.completions = completions

@@ -120,6 +120,21 @@ struct PostgresCompletionSource: CompletionSource {
         }
     }
 
+    func barcodes(prefix: String, limit: Int) async throws -> [(barcode: String, title: String)] {
+        guard limit > 0 else { return [] }
+        return try await database.read("completing barcodes") { connection in
+            var found: [(barcode: String, title: String)] = []
+            for try await row in try await connection.query("""
+                SELECT barcode, title FROM products
+                WHERE barcode COLLATE "C" >= \(prefix) AND barcode COLLATE "C" < \(prefix) || \(Self.upperEnd)
+                ORDER BY barcode COLLATE "C" LIMIT \(limit)
+                """, logger: database.logger).decode((String, String).self) {
+                found.append(row)
+            }
+            return found
+        }
+    }
+
     func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
         let words = SearchText.words(in: prefix)
         guard limit > 0, !words.isEmpty else { return [] }

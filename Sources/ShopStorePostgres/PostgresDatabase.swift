@@ -44,6 +44,7 @@ struct PostgresDatabase: Sendable {
     /// Where user rows are read: `users_masked` for a viewer, else `users` (constant SQL).
     var usersSource: String { session.usersSource }
     var orderAddressesSource: String { session.orderAddressesSource }
+    var reviewsSource: String { session.reviewsSource }
 
     /// Runs `body` on one pooled connection, outside a transaction (in a run: on its connection).
     /// `needs`: the least role that may read this, when not every role may (for the server's refusal).

@@ -17,7 +17,8 @@ struct PostgresFavoritesService: FavoritesService {
 
     /// A product's columns (as `PostgresProductService.ProductRow`) and one more: `added_at` as
     /// epoch seconds, or the favourite count.
-    typealias ProductAndNumberRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int, Int64)
+    typealias ProductAndNumberRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int,
+                                     String?, String, Int, Int, Int64)
 
     /// Output field name → SQL expression, for `--sort`: the product's fields sort as
     /// `PostgresProductService.sortColumns` sorts them, on the alias `p`.
@@ -43,7 +44,7 @@ struct PostgresFavoritesService: FavoritesService {
                 """
         }) { row in
             let decoded = try row.decode(ProductAndNumberRow.self)
-            try body(FavoriteProduct(product: Self.product(decoded), addedAt: ShopClock.timestamp(decoded.12)))
+            try body(FavoriteProduct(product: Self.product(decoded), addedAt: ShopClock.timestamp(decoded.16)))
         }
     }
 
@@ -106,7 +107,7 @@ struct PostgresFavoritesService: FavoritesService {
                 LIMIT \(limit)
                 """, logger: database.logger)
             for try await row in rows.decode(ProductAndNumberRow.self) {
-                top.append(FavoriteCount(product: Self.product(row), count: Int(row.12)))
+                top.append(FavoriteCount(product: Self.product(row), count: Int(row.16)))
             }
             return top
         }
@@ -143,6 +144,7 @@ struct PostgresFavoritesService: FavoritesService {
 
     /// The product in a row's first columns.
     static func product(_ row: ProductAndNumberRow) -> Product {
-        PostgresProductService.product((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
+        PostgresProductService.product((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11,
+                                        row.12, row.13, row.14, row.15))
     }
 }

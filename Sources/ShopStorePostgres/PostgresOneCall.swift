@@ -20,7 +20,7 @@ extension PostgresDatabase {
     /// one) and name, the product's id and SKU reference, and the command being run; `decode`
     /// reads its one row. Throws the function's refusal in ShopCore's words. nil when the server
     /// raised another error outside a run (see `change`), when the function returned no row, or
-    /// when the session may not try: a viewer reads users masked (and may not change anything),
+    /// when the product is named by a barcode, or when the session may not try: a viewer reads users masked (and may not change anything),
     /// and a read-only session's call would fail. The caller's step-by-step path runs then.
     func changeInOneCall<T: Sendable>(
         _ operation: ShopOperation, user: String, product: String,
@@ -28,7 +28,8 @@ extension PostgresDatabase {
                _ lockWait: String?, _ command: String) -> PostgresQuery,
         decode: @escaping (PostgresRow) throws -> T
     ) async throws(ShopError) -> T? {
-        guard usersSource == "users", !session.isReadOnly else { return nil }
+        // A barcode (which the server functions do not look up) takes the step-by-step path too.
+        guard usersSource == "users", !session.isReadOnly, !Barcode.hasShape(product.trimmingASCIISpaces) else { return nil }
         let customer = UserReference(user), item = product.trimmingASCIISpaces
         let query = call(customer.id, customer.name, Int64(item), item, oneCallLockWait, AuditContext.current?.command ?? "")
         do {

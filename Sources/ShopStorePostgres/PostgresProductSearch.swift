@@ -85,7 +85,8 @@ extension PostgresProductService {
         if !search.reference.isEmpty {
             try await read("reading a product", """
                 SELECT ROW(\(unescaped: ProductColumns.all))::text FROM products
-                WHERE \(matching: parts) AND (id = \(search.referenceID) OR lower(sku) = lower(\(search.reference)))
+                WHERE \(matching: parts) AND (id = \(search.referenceID) OR lower(sku) = lower(\(search.reference))
+                                               OR barcode = \(Barcode.stored(search.reference)))
                 """)
         }
         guard !search.matches.isEmpty else { return }

@@ -15,14 +15,15 @@ struct PostgresProductService: ProductService {
     static let columns = ProductColumns.all
 
     /// A product as its columns decode.
-    typealias ProductRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int)
+    typealias ProductRow = (Int64, String, String, String, String, String?, Int64, Int, Int, Int, String, Int, String?, String, Int, Int)
 
     /// Output field name → SQL expression, for `--sort`. Text sorts by code point (`COLLATE "C"`) and
     /// case-insensitively where SQLite's `NOCASE` does, so both stores list in one order.
     static let sortColumns: [String: String] = [
         "id": "id", "sku": "sku COLLATE \"C\"", "title": "lower(title) COLLATE \"C\"", "category": "category COLLATE \"C\"",
         "brand": "lower(brand) COLLATE \"C\"", "price": "price_minor", "discount_percentage": "discount_hundredths",
-        "stock": "stock", "rating": "rating_hundredths",
+        "stock": "stock", "rating": "rating_hundredths", "barcode": "barcode",
+        "review_count": ProductColumns.reviewCount(), "reviews": ProductColumns.reviewCount(),
     ]
 
     // MARK: - Reading
@@ -191,7 +192,8 @@ struct PostgresProductService: ProductService {
                                            THEN set_config('lock_timeout', \(database.oneCallLockWait), true) END),
                 c AS (SELECT \(Int64(amount))::bigint AS amount,
                              COALESCE((SELECT id FROM products WHERE id = \(Int64(trimmed))::bigint),
-                                      (SELECT id FROM products WHERE lower(sku) = lower(\(trimmed)))) AS target_id)
+                                      (SELECT id FROM products WHERE lower(sku) = lower(\(trimmed))),
+                                      (SELECT id FROM products WHERE barcode = \(Barcode.stored(trimmed)))) AS target_id)
                 UPDATE products p SET stock = \(unescaped: newStock), updated_at = \(stamp)::timestamptz
                 FROM named, c
                 WHERE p.id = c.target_id AND \(unescaped: allowed)
@@ -214,13 +216,15 @@ struct PostgresProductService: ProductService {
                 do {
                     try ProductRules.check(new)
                     if let sku = new.sku, let existing = try await Self.id(connection, sku: sku, logger: database.logger) {
+                        try await Self.checkBarcodeFree(connection, new.barcode, for: existing, logger: database.logger)
                         // Every field from the record, in one statement (one audit row); no brand clears it.
                         try await connection.query("""
                             UPDATE products SET title = \(new.title), description = \(new.description), category = \(new.category),
                                    brand = NULLIF(\(new.brand), ''), price_minor = \(new.price.minorUnits),
                                    discount_hundredths = \(new.discount.hundredths), stock = \(new.stock),
                                    rating_hundredths = \(new.rating.hundredths), tags = \(StoredTags.encode(new.tags)),
-                                   minimum_order_quantity = \(new.minimumOrderQuantity), updated_at = \(stamp)::timestamptz
+                                   minimum_order_quantity = \(new.minimumOrderQuantity), barcode = \(new.barcode),
+                                   details = \(new.details.storedJSON), updated_at = \(stamp)::timestamptz
                             WHERE id = \(existing)
                             """, logger: database.logger)
                         summary.updated += 1
@@ -262,13 +266,25 @@ struct PostgresProductService: ProductService {
         } else {
             sku = try await freeSKU(connection, category: new.category, id: id, logger: logger)
         }
+        try await checkBarcodeFree(connection, new.barcode, for: id, logger: logger)
         try await connection.query("""
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
-                                  stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
+                                  stock, rating_hundredths, tags, minimum_order_quantity, barcode, details, created_at, updated_at)
             VALUES (\(id), \(sku), \(new.title), \(new.description), \(new.category), \(new.brand), \(new.price.minorUnits),
                     \(new.discount.hundredths), \(new.stock), \(new.rating.hundredths), \(StoredTags.encode(new.tags)),
-                    \(new.minimumOrderQuantity), \(stamp)::timestamptz, \(stamp)::timestamptz)
+                    \(new.minimumOrderQuantity), \(new.barcode), \(new.details.storedJSON), \(stamp)::timestamptz, \(stamp)::timestamptz)
             """, logger: logger)
+        if !new.reviews.isEmpty {
+            // One statement for all of them: arrays, unnested in step.
+            try await connection.query("""
+                INSERT INTO reviews (product_id, rating, comment, reviewer_name, reviewer_email, created_at)
+                SELECT \(id), r.rating, r.comment, r.name, r.email, r.at::timestamptz
+                FROM unnest(\(new.reviews.map(\.rating))::integer[], \(new.reviews.map(\.comment))::text[],
+                            \(new.reviews.map(\.reviewerName))::text[], \(new.reviews.map(\.reviewerEmail))::text[],
+                            \(new.reviews.map(\.at))::text[]) WITH ORDINALITY AS r(rating, comment, name, email, at, n)
+                ORDER BY r.n
+                """, logger: logger)
+        }
         return try await find(connection, String(id), logger: logger)
     }
 
@@ -279,6 +295,7 @@ struct PostgresProductService: ProductService {
         if let sku = changes.sku, let other = try await self.id(connection, sku: sku, logger: logger), other != id {
             throw ShopError.conflict("SKU \(sku) already belongs to product \(other)")
         }
+        if let barcode = changes.barcode, !barcode.isEmpty { try await checkBarcodeFree(connection, barcode, for: id, logger: logger) }
         guard !changes.isEmpty else { return }
         try await connection.query("""
             UPDATE products SET
@@ -291,6 +308,9 @@ struct PostgresProductService: ProductService {
                 price_minor = COALESCE(\(changes.price?.minorUnits), price_minor),
                 discount_hundredths = COALESCE(\(changes.discount?.hundredths), discount_hundredths),
                 stock = COALESCE(\(changes.stock), stock),
+                barcode = CASE WHEN \(changes.barcode)::text IS NULL THEN barcode
+                               WHEN \(changes.barcode) = '' THEN NULL ELSE \(changes.barcode) END,
+                details = COALESCE(\(changes.details?.storedJSON), details),
                 updated_at = \(stamp)::timestamptz
             WHERE id = \(id)
             """, logger: logger)
@@ -342,7 +362,16 @@ struct PostgresProductService: ProductService {
         return false
     }
 
-    /// The product whose id or SKU is `reference`; `lock` reads it `FOR UPDATE`.
+    /// Refuses `barcode` when another product than `id` has it.
+    static func checkBarcodeFree(_ connection: PostgresConnection, _ barcode: String?, for id: Int64, logger: Logger) async throws {
+        guard let barcode else { return }
+        for try await other in try await connection.query(
+            "SELECT id FROM products WHERE barcode = \(barcode) AND id <> \(id)", logger: logger).decode(Int64.self) {
+            throw ShopError.conflict("barcode \(barcode) already belongs to product \(other)")
+        }
+    }
+
+    /// The product whose id, SKU or barcode is `reference` (in that order); `lock` reads it `FOR UPDATE`.
     static func find(_ connection: PostgresConnection, _ reference: String, lock: Bool = false,
                      logger: Logger) async throws -> Product {
         let trimmed = reference.trimmingASCIISpaces
@@ -359,6 +388,13 @@ struct PostgresProductService: ProductService {
         ) {
             return try product(row)
         }
+        if let barcode = Barcode.stored(trimmed) {
+            for try await row in try await connection.query(
+                "SELECT \(unescaped: columns) FROM products WHERE barcode = \(barcode)\(unescaped: locking)", logger: logger
+            ) {
+                return try product(row)
+            }
+        }
         throw ProductRules.noProduct(reference)
     }
 
@@ -373,7 +409,8 @@ struct PostgresProductService: ProductService {
         return product((try cells.next(Int64.self), try cells.next(String.self), try cells.next(String.self),
                         try cells.next(String.self), try cells.next(String.self), try cells.next(String?.self),
                         try cells.next(Int64.self), try cells.next(Int.self), try cells.next(Int.self),
-                        try cells.next(Int.self), try cells.next(String.self), try cells.next(Int.self)))
+                        try cells.next(Int.self), try cells.next(String.self), try cells.next(Int.self),
+                        try cells.next(String?.self), try cells.next(String.self), try cells.next(Int.self), try cells.next(Int.self)))
     }
 
     /// A product from its record's text (`ROW(columns)::text`).
@@ -381,7 +418,7 @@ struct PostgresProductService: ProductService {
         try PostgresRecordText.read(record) { fields throws(ShopError) in
             product((try fields.integer(), try fields.text(), try fields.text(), try fields.text(), try fields.text(),
                      try fields.nextText(), try fields.integer(), try fields.int(), try fields.int(), try fields.int(),
-                     try fields.text(), try fields.int()))
+                     try fields.text(), try fields.int(), try fields.nextText(), try fields.text(), try fields.int(), try fields.int()))
         }
     }
 
@@ -402,7 +439,8 @@ struct PostgresProductService: ProductService {
         Product(id: row.0, sku: row.1, title: row.2, description: row.3, category: row.4, brand: row.5,
                 price: Money(minorUnits: row.6, currency: .usd), discount: Percentage(hundredths: row.7),
                 stock: row.8, rating: Rating(hundredths: row.9), tags: StoredTags.decode(row.10),
-                minimumOrderQuantity: row.11)
+                minimumOrderQuantity: row.11, barcode: row.12, details: ProductDetails(storedJSON: row.13),
+                reviews: ReviewSummary(count: row.14, ratingTotal: row.15))
     }
 
     /// A filter's values, each nil when the filter does not use it (the SQL tests `IS NULL`).
@@ -417,12 +455,15 @@ struct PostgresProductService: ProductService {
         var inStockOnly: Bool
         var brand: String?
         var stockBelow: Int?
+        var minRating: Int?
+        /// The search's text as a barcode (nil: not one).
+        var barcode: String?
         /// `--ids`' ranges as their starts and ends (nil: no such filter).
         var idStarts: [Int64]?
         var idEnds: [Int64]?
 
         /// Whether it filters on more than `shopsh_title_matches` takes (category, prices, stock).
-        var hasFiltersBeyondTitleMatches: Bool { brand != nil || stockBelow != nil || idStarts != nil }
+        var hasFiltersBeyondTitleMatches: Bool { brand != nil || stockBelow != nil || idStarts != nil || minRating != nil }
 
         /// `filter`'s values, its search given as `search` (nil: none).
         init(_ filter: ProductFilter, search: SearchCondition?) {
@@ -435,6 +476,8 @@ struct PostgresProductService: ProductService {
             inStockOnly = filter.inStockOnly
             brand = filter.brand
             stockBelow = filter.stockBelow
+            minRating = filter.minRating?.hundredths
+            barcode = search.flatMap { Barcode.stored($0.reference) }
             idStarts = filter.ids?.map(\.lowerBound)
             idEnds = filter.ids?.map(\.upperBound)
         }
@@ -454,7 +497,9 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(parts.referenceID)
         appendLiteral(" OR lower(sku) = lower(")
         appendInterpolation(parts.reference)
-        appendLiteral(") OR search_words @@ to_tsquery('simple', ")
+        appendLiteral(") OR barcode = ")
+        appendInterpolation(parts.barcode)
+        appendLiteral(" OR search_words @@ to_tsquery('simple', ")
         appendInterpolation(parts.tsquery)
         appendLiteral(")")
         appendLiteral(") AND (")
@@ -475,6 +520,10 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(parts.stockBelow)
         appendLiteral("::bigint IS NULL OR stock < ")
         appendInterpolation(parts.stockBelow)
+        appendLiteral(") AND (")
+        appendInterpolation(parts.minRating)
+        appendLiteral("::integer IS NULL OR rating_hundredths >= ")
+        appendInterpolation(parts.minRating)
         appendLiteral(") AND (")
         appendInterpolation(parts.idStarts)
         appendLiteral("::bigint[] IS NULL OR EXISTS (SELECT 1 FROM unnest(")

@@ -4,8 +4,9 @@
 //
 //   role     reads                                         changes
 //   viewer   every table but users, addresses,             nothing
-//            order_addresses and audit_log, and users_masked
-//            / addresses_masked / order_addresses_masked /
+//            order_addresses, reviews and audit_log, and
+//            users_masked / addresses_masked /
+//            order_addresses_masked / reviews_masked /
 //            audit_log_masked instead
 //   support  + users (all but password_hash), addresses,   + basket_lines, favorites, addresses, notes
 //            order_addresses, audit_log                    (but their author and time); orders only
@@ -31,7 +32,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, currencies, currency_rates, search_vocabulary, sales_days"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, reviews, currencies, currency_rates, search_vocabulary, sales_days"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -65,9 +66,13 @@ public enum PostgresRoles {
         // Coupon uses and lines' coupon shares are written only by shopsh_checkout (the owner's).
         case .attachCoupon: return [.on("basket_coupons", "INSERT", "DELETE")]
         case .manageCoupons: return [.on("coupons", "INSERT", "UPDATE")]
+        // Who hid a review and when are the server's (a trigger): support sets only the reason.
+        case .hideReview: return [.on("reviews", "UPDATE (hidden_reason)")]
+        case .deleteReview: return [.on("reviews", "DELETE")]
         // New ids are taken under a lock on shop_meta's `application` row (SELECT … FOR UPDATE).
         case .addProduct, .importProducts:
-            return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
+            return [.on("products", "INSERT", "UPDATE"), .on("shop_meta", "UPDATE"), .on("reviews", "INSERT"),
+                    .execute(PostgresStockLedgerSchema.nameSignature)]
         case .updateProduct, .adjustStock: return [.on("products", "UPDATE"), .execute(PostgresStockLedgerSchema.nameSignature)]
         case .deleteProduct: return [.on("products", "DELETE")]
         case .importRates:
@@ -78,7 +83,7 @@ public enum PostgresRoles {
         case .deleteUser: return [.on("users", "DELETE")]
         // Filling a new store writes every table a shop starts with.
         case .seedStore:
-            return ["shop_meta", "products", "users", "basket_lines", "favorites", "currencies", "currency_rates"]
+            return ["shop_meta", "products", "reviews", "users", "basket_lines", "favorites", "currencies", "currency_rates"]
                 .map { .on($0, "INSERT", "UPDATE", "DELETE") }
         // Only the owner of the tables changes the schema: no grant allows it.
         case .migrateSchema: return []
@@ -169,13 +174,14 @@ public enum PostgresRoles {
         let admin = OperatorRole.admin.serverRoleName
         return [
             // Start from nothing, so that running it again re-applies exactly these grants.
-            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked FROM \(groupRoles)",
+            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked, reviews_masked FROM \(groupRoles)",
             "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
             // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
             """
             GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, shipments, shipment_lines,
                             coupons, basket_coupons, coupon_uses, currencies, currency_rates,
-                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked
+                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked,
+                            reviews_masked
                          TO \(viewer)
             """,
             // support: reads the customers' data (never a password hash) and the audit log.
@@ -184,6 +190,8 @@ public enum PostgresRoles {
             "GRANT SELECT ON audit_log TO \(support)",
             // support: customers' saved addresses in full (a viewer reads addresses_masked).
             "GRANT SELECT ON addresses, order_addresses TO \(support)",
+            // support: reviewers' emails in full (a viewer reads reviews_masked).
+            "GRANT SELECT ON reviews TO \(support)",
             // admin: reads everything, password hashes too.
             "GRANT SELECT ON \(shopTables) TO \(admin)",
             // Changes: what ShopCore's table of roles lets each role do.

@@ -19,11 +19,11 @@ struct PostgresMigration: Sendable {
 enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
-                             "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "currencies", "currency_rates", "audit_log", "order_stock",
+                             "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "order_stock",
                              "operation_in_progress", "search_vocabulary", "sales_days", "command_names"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
-    static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked"]
+    static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked", "reviews_masked"]
 
     /// The migrations, oldest first; `version` counts from 1 (0 is the lock row).
     static let migrations: [PostgresMigration] = [
@@ -169,6 +169,7 @@ enum PostgresSchema {
         PostgresMigration(version: 13, name: "v13: stock ledger", statements: PostgresStockLedgerSchema.statements),
         PostgresMigration(version: 14, name: "v14: addresses, shipments and notes", statements: PostgresAddressSchema.statements + PostgresShipmentSchema.statements),
         PostgresMigration(version: 15, name: "v15: coupons", statements: PostgresCouponSchema.statements),
+        PostgresMigration(version: 16, name: "v16: reviews, barcodes and product details", statements: PostgresReviewSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -19,7 +19,8 @@ final class PostgresSeeder: ShopSeeder {
     let now: String
     private var products = JSONRecords("products", ["id", "sku", "title", "description", "category", "brand", "price_minor",
                                                     "discount_hundredths", "stock", "rating_hundredths", "tags",
-                                                    "minimum_order_quantity", "created_at", "updated_at"])
+                                                    "minimum_order_quantity", "barcode", "details", "created_at", "updated_at"])
+    private var reviews = JSONRecords("reviews", ["product_id", "rating", "comment", "reviewer_name", "reviewer_email", "created_at"])
     private var users = JSONRecords("users", ["id", "username", "email", "first_name", "last_name", "phone", "role", "status",
                                               "password_hash", "created_at"])
     private var addresses = JSONRecords("addresses", ["user_id", "name", "line1", "line2", "city", "state", "postal_code", "country",
@@ -52,7 +53,10 @@ final class PostgresSeeder: ShopSeeder {
         products.row([String(id), product.sku, product.title, product.description, product.category, product.brand,
                       String(product.price.minorUnits), String(product.discount.hundredths), String(product.stock),
                       String(product.rating.hundredths), StoredTags.encode(product.tags),
-                      String(product.minimumOrderQuantity), now, now])
+                      String(product.minimumOrderQuantity), product.barcode, product.details.storedJSON, now, now])
+        for review in product.reviews {
+            reviews.row([String(id), String(review.rating), review.comment, review.reviewerName, review.reviewerEmail, review.at])
+        }
     }
 
     func addUser(_ user: SeedUser) throws {
@@ -163,7 +167,7 @@ final class PostgresSeeder: ShopSeeder {
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
         try await Self.setStockContext(connection, .opening, order: nil, note: nil, at: openingStamp, logger: logger)
-        for records in [products, users, addresses, baskets, favorites, orders, orderLines, currencies, rateRows] {
+        for records in [products, reviews, users, addresses, baskets, favorites, orders, orderLines, currencies, rateRows] {
             for statement in records.statements {
                 try await connection.query(statement, logger: logger)
             }

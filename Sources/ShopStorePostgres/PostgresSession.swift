@@ -52,4 +52,7 @@ final class PostgresSession: Sendable {
 
     /// Where orders' addresses are read (constant SQL, as `usersSource`).
     var orderAddressesSource: String { readsMaskedUsers ? "order_addresses_masked" : "order_addresses" }
+
+    /// Where reviews are read (constant SQL, as `usersSource`): a viewer reads reviewers' emails masked.
+    var reviewsSource: String { readsMaskedUsers ? "reviews_masked" : "reviews" }
 }

@@ -145,6 +145,7 @@ public final class PostgresStore: ShopStore {
                      notes: PostgresNoteService(database: database),
                      shipments: PostgresShipmentService(database: database),
                      coupons: PostgresCouponService(database: database),
+                     reviews: PostgresReviewService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
                      completions: PostgresCompletionSource(database: database), clock: database.clock)

@@ -14,6 +14,7 @@ struct SQLiteCompletionSource: CompletionSource {
     static let usernameSQL = "SELECT id, username, email FROM users WHERE username >= ? AND username < ? ORDER BY username LIMIT ?"
     static let emailSQL = "SELECT id, username, email FROM users WHERE email >= ? AND email < ? ORDER BY email LIMIT ?"
     static let skuSQL = "SELECT sku FROM products WHERE sku >= ? AND sku < ? ORDER BY sku LIMIT ?"
+    static let barcodeSQL = "SELECT barcode, title FROM products WHERE barcode >= ? AND barcode < ? ORDER BY barcode LIMIT ?"
     static let currencySQL = "SELECT code FROM currencies WHERE code >= ? AND code < ? ORDER BY code LIMIT ?"
     static let couponSQL = "SELECT code FROM coupons WHERE code >= ? AND code < ? ORDER BY code LIMIT ?"
     /// One id range of the prefix (12, 120…129, 1200…1299, …).
@@ -47,6 +48,13 @@ struct SQLiteCompletionSource: CompletionSource {
 
     func skus(prefix: String, limit: Int) async throws -> [String] {
         try textRange(Self.skuSQL, prefix: prefix, limit: limit)
+    }
+
+    func barcodes(prefix: String, limit: Int) async throws -> [(barcode: String, title: String)] {
+        guard limit > 0 else { return [] }
+        return try database.shopRead { db in
+            try Row.fetchAll(db, sql: Self.barcodeSQL, arguments: [prefix, Self.upperBound(prefix), limit]).map { ($0[0], $0[1]) }
+        }
     }
 
     func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {

@@ -31,7 +31,7 @@ struct SQLiteFavoritesService: FavoritesService {
                 WHERE f.user_id = ?
                 """ + paging, arguments: [owner.id])
             while let row = try cursor.next() {
-                try body(FavoriteProduct(product: SQLiteProductService.product(row), addedAt: row[12]))
+                try body(FavoriteProduct(product: SQLiteProductService.product(row), addedAt: row[16]))
             }
         }
     }
@@ -83,7 +83,7 @@ struct SQLiteFavoritesService: FavoritesService {
                 ORDER BY favorite_count DESC, p.id
                 LIMIT ?
                 """, arguments: [limit])
-                .map { FavoriteCount(product: SQLiteProductService.product($0), count: $0[12]) }
+                .map { FavoriteCount(product: SQLiteProductService.product($0), count: $0[16]) }
         }
     }
 

@@ -56,9 +56,10 @@ extension SQLiteProductService {
         let extra = where_.isEmpty ? "" : " AND " + where_.dropFirst(" WHERE ".count)
         var seen = Set<Int64>()
         if !search.reference.isEmpty {
-            let sql = "SELECT \(columns) FROM products WHERE (id = ? OR sku = ?)" + extra
+            let sql = "SELECT \(columns) FROM products WHERE (id = ? OR sku = ? OR barcode = ?)" + extra
             for row in try Row.fetchAll(db.cachedStatement(sql: sql),
-                                        arguments: [search.referenceID, search.reference] + arguments) where seen.insert(row[0]).inserted {
+                                        arguments: [search.referenceID, search.reference, Barcode.stored(search.reference)] + arguments)
+            where seen.insert(row[0]).inserted {
                 try each(product(row))
             }
         }

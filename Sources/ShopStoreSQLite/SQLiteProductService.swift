@@ -16,7 +16,8 @@ struct SQLiteProductService: ProductService {
     static let sortColumns: [String: String] = [
         "id": "id", "sku": "sku", "title": "title COLLATE NOCASE", "category": "category",
         "brand": "brand COLLATE NOCASE", "price": "price_minor", "discount_percentage": "discount_hundredths",
-        "stock": "stock", "rating": "rating_hundredths",
+        "stock": "stock", "rating": "rating_hundredths", "barcode": "barcode",
+        "review_count": ProductColumns.reviewCount(), "reviews": ProductColumns.reviewCount(),
     ]
 
     // MARK: - Reading
@@ -167,8 +168,12 @@ struct SQLiteProductService: ProductService {
                                                  stock: new.stock),   // a record without a brand clears it
                               to: existingID, now: now)
                     try noteSearchWords(db, [new.tags.joined(separator: " ")])
-                    try db.execute(sql: "UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ? WHERE id = ?",
-                                   arguments: [new.rating.hundredths, StoredTags.encode(new.tags), new.minimumOrderQuantity, existingID])
+                    try checkBarcodeFree(db, new.barcode, for: existingID)
+                    try db.execute(sql: """
+                        UPDATE products SET rating_hundredths = ?, tags = ?, minimum_order_quantity = ?, barcode = ?, details = ?
+                        WHERE id = ?
+                        """, arguments: [new.rating.hundredths, StoredTags.encode(new.tags), new.minimumOrderQuantity,
+                                         new.barcode, new.details.storedJSON, existingID])
                     summary.updated += 1
                     if let record, let before { try record(.product("import", before: before, after: try find(db, String(existingID)))) }
                 } else {
@@ -199,13 +204,20 @@ struct SQLiteProductService: ProductService {
             id = try nextID(db)
         }
         let sku = try new.sku ?? freeSKU(db, category: new.category, id: id)
+        try checkBarcodeFree(db, new.barcode, for: id)
         try db.execute(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
-                                  stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  stock, rating_hundredths, tags, minimum_order_quantity, barcode, details, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, sku, new.title, new.description, new.category, new.brand, new.price.minorUnits,
                              new.discount.hundredths, new.stock, new.rating.hundredths, StoredTags.encode(new.tags),
-                             new.minimumOrderQuantity, now, now])
+                             new.minimumOrderQuantity, new.barcode, new.details.storedJSON, now, now])
+        let addReview = try db.cachedStatement(sql: """
+            INSERT INTO reviews (product_id, rating, comment, reviewer_name, reviewer_email, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for review in new.reviews {
+            try addReview.execute(arguments: [id, review.rating, review.comment, review.reviewerName, review.reviewerEmail, review.at])
+        }
         try noteSearchWords(db, [new.title, new.brand, new.category, new.tags.joined(separator: " "), new.description])
         return try find(db, String(id))
     }
@@ -232,6 +244,11 @@ struct SQLiteProductService: ProductService {
         set("price_minor", changes.price?.minorUnits)
         set("discount_hundredths", changes.discount?.hundredths)
         set("stock", changes.stock)
+        if let barcode = changes.barcode {
+            try checkBarcodeFree(db, barcode.isEmpty ? nil : barcode, for: id)
+            set("barcode", barcode.isEmpty ? DatabaseValue.null : barcode.databaseValue)
+        }
+        set("details", changes.details?.storedJSON)
         guard !assignments.isEmpty else { return }
         assignments.append("updated_at = ?")
         arguments.append(now)
@@ -270,7 +287,14 @@ struct SQLiteProductService: ProductService {
         return candidate
     }
 
-    /// The product whose id or SKU is `reference`.
+    /// Refuses `barcode` when another product than `id` has it.
+    static func checkBarcodeFree(_ db: Database, _ barcode: String?, for id: Int64) throws {
+        guard let barcode,
+              let other = try Int64.fetchOne(db, sql: "SELECT id FROM products WHERE barcode = ? AND id <> ?", arguments: [barcode, id]) else { return }
+        throw ShopError.conflict("barcode \(barcode) already belongs to product \(other)")
+    }
+
+    /// The product whose id, SKU or barcode is `reference` (in that order).
     static func find(_ db: Database, _ reference: String) throws -> Product {
         let trimmed = reference.trimmingASCIISpaces
         if let id = Int64(trimmed),
@@ -278,6 +302,10 @@ struct SQLiteProductService: ProductService {
             return product(row)
         }
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM products WHERE sku = ?"), arguments: [trimmed]) {
+            return product(row)
+        }
+        if let barcode = Barcode.stored(trimmed),
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM products WHERE barcode = ?"), arguments: [barcode]) {
             return product(row)
         }
         throw ProductRules.noProduct(reference)
@@ -289,7 +317,8 @@ struct SQLiteProductService: ProductService {
         Product(id: row[0], sku: row[1], title: row[2], description: row[3], category: row[4], brand: row[5],
                 price: Money(minorUnits: row[6], currency: .usd), discount: Percentage(hundredths: row[7]),
                 stock: row[8], rating: Rating(hundredths: row[9]), tags: StoredTags.decode(row[10]),
-                minimumOrderQuantity: row[11])
+                minimumOrderQuantity: row[11], barcode: row[12], details: ProductDetails(storedJSON: row[13]),
+                reviews: ReviewSummary(count: row[14], ratingTotal: row[15]))
     }
 
     /// The WHERE clause of `filter`, its search given as `search` (nil: none).
@@ -299,11 +328,11 @@ struct SQLiteProductService: ProductService {
         SQLConditions.add("category = ?", filter.category, to: &conditions, &arguments)
         if let search {
             if search.matches.isEmpty {
-                conditions.append("(id = ? OR sku = ?)")
+                conditions.append("(id = ? OR sku = ? OR barcode = ?)")
             } else {
-                conditions.append("(id = ? OR sku = ? OR id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?))")
+                conditions.append("(id = ? OR sku = ? OR barcode = ? OR id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?))")
             }
-            arguments.append(contentsOf: [search.referenceID, search.reference] as [any DatabaseValueConvertible])
+            arguments.append(contentsOf: [search.referenceID, search.reference, Barcode.stored(search.reference)] as [any DatabaseValueConvertible])
             if !search.matches.isEmpty { arguments.append(matchExpression(search.matches)) }
         }
         SQLConditions.add("price_minor >= ?", filter.minPrice.map { $0.minorUnits }, to: &conditions, &arguments)
@@ -311,6 +340,7 @@ struct SQLiteProductService: ProductService {
         if filter.inStockOnly { conditions.append("stock > 0") }
         SQLConditions.add("brand = ? COLLATE NOCASE", filter.brand, to: &conditions, &arguments)
         SQLConditions.add("stock < ?", filter.stockBelow, to: &conditions, &arguments)
+        SQLConditions.add("rating_hundredths >= ?", filter.minRating?.hundredths, to: &conditions, &arguments)
         if let ranges = filter.ids {
             conditions.append(ranges.isEmpty ? "0" : "(" + ranges.map { _ in "id BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
             for range in ranges { arguments.append(contentsOf: [range.lowerBound, range.upperBound]) }

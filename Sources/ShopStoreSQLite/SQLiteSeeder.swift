@@ -13,14 +13,36 @@ struct SQLiteSeeder: ShopSeeder {
     /// Whether the store keeps addresses (Schema v10): a store of an older schema, which only
     /// migration tests seed, gets its users without them.
     let keepsAddresses: Bool
+    /// Whether the store keeps reviews, barcodes and details (Schema v12).
+    let keepsReviews: Bool
 
     init(db: Database, now: String) {
         self.db = db
         self.now = now
         self.keepsAddresses = (try? db.tableExists("addresses")) ?? false
+        self.keepsReviews = (try? db.tableExists("reviews")) ?? false
     }
 
     func addProduct(_ product: NewProduct) throws {
+        guard keepsReviews else { return try addProductOfOldSchema(product) }
+        try db.cachedStatement(sql: """
+            INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
+                                  stock, rating_hundredths, tags, minimum_order_quantity, barcode, details, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                product.id, product.sku, product.title, product.description, product.category, product.brand,
+                product.price.minorUnits, product.discount.hundredths, product.stock, product.rating.hundredths,
+                StoredTags.encode(product.tags), product.minimumOrderQuantity, product.barcode, product.details.storedJSON, now, now,
+            ])
+        let review = try db.cachedStatement(sql: """
+            INSERT INTO reviews (product_id, rating, comment, reviewer_name, reviewer_email, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for each in product.reviews {
+            try review.execute(arguments: [product.id, each.rating, each.comment, each.reviewerName, each.reviewerEmail, each.at])
+        }
+    }
+
+    private func addProductOfOldSchema(_ product: NewProduct) throws {
         try db.cachedStatement(sql: """
             INSERT INTO products (id, sku, title, description, category, brand, price_minor, discount_hundredths,
                                   stock, rating_hundredths, tags, minimum_order_quantity, created_at, updated_at)

@@ -146,7 +146,8 @@ public final class SQLiteStore: ShopStore, Sendable {
                      orders: SQLiteOrderService(database: database, clock: clock),
                      notes: SQLiteNoteService(database: database, clock: clock),
                      shipments: SQLiteShipmentService(database: database, clock: clock),
-                     coupons: SQLiteCouponService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
+                     coupons: SQLiteCouponService(database: database, clock: clock),
+                     reviews: SQLiteReviewService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
                      audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
     }
 

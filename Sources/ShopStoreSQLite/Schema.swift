@@ -12,7 +12,7 @@ enum Schema {
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
-                                 "v11: coupons"]
+                                 "v11: coupons", "v12: reviews, barcodes and product details"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -20,7 +20,7 @@ enum Schema {
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
-                             "coupons", "basket_coupons", "coupon_uses", "currencies", "currency_rates", "audit_log", "sales_days"]
+                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -351,6 +351,33 @@ enum Schema {
                 );
                 CREATE INDEX coupon_uses_by_coupon ON coupon_uses(coupon_id, user_id);
                 ALTER TABLE order_lines ADD COLUMN coupon_minor INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
+        register(12) { db in
+            // A product's barcode (Barcode: 13 digits, unique) and details (ProductDetails' stored
+            // JSON). Reviews: `review_id`, so that an unqualified `id` in ProductColumns' review
+            // subqueries is the product's; hidden while `hidden_reason` is set. A store of v11
+            // starts with none (the README says why).
+            try db.execute(sql: """
+                ALTER TABLE products ADD COLUMN barcode TEXT CHECK (barcode IS NULL OR (length(barcode) = 13 AND barcode NOT GLOB '*[^0-9]*'));
+                ALTER TABLE products ADD COLUMN details TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(details) AND json_type(details) = 'object');
+                CREATE UNIQUE INDEX products_by_barcode ON products(barcode) WHERE barcode IS NOT NULL;
+                CREATE TABLE reviews (
+                    review_id      INTEGER PRIMARY KEY,
+                    product_id     INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                    rating         INTEGER NOT NULL CHECK (rating BETWEEN \(ReviewRules.ratings.lowerBound) AND \(ReviewRules.ratings.upperBound)),
+                    comment        TEXT NOT NULL DEFAULT '',
+                    reviewer_name  TEXT NOT NULL,
+                    reviewer_email TEXT NOT NULL,
+                    created_at     TEXT NOT NULL,
+                    hidden_reason  TEXT CHECK (hidden_reason IS NULL OR length(trim(hidden_reason)) > 0),
+                    hidden_by      TEXT,
+                    hidden_at      TEXT,
+                    CHECK ((hidden_reason IS NULL) = (hidden_by IS NULL) AND (hidden_reason IS NULL) = (hidden_at IS NULL))
+                );
+                CREATE INDEX reviews_by_product ON reviews(product_id, rating) WHERE hidden_reason IS NULL;
+                CREATE INDEX reviews_by_product_all ON reviews(product_id);
+                CREATE INDEX reviews_by_time ON reviews(created_at);
                 """)
         }
         return migrator

@@ -8,12 +8,14 @@ import Currency
 import Favorites
 import Orders
 import Products
+import Reviews
 import Users
 import ShellKit
 
 /// Every plugin, in the order `help` lists them.
 let allPlugins: [ShellPlugin] = [
     productsPlugin,
+    reviewsPlugin,
     basketPlugin,
     favoritesPlugin,
     usersPlugin,

@@ -262,7 +262,7 @@ struct PostgresRecordTextTests {
         }
         for withText in [true, false] {
             var listed: [Product] = []
-            try await store.services.products.listProducts(ProductFilter(withDescriptionAndTags: withText), page: Page()) {
+            try await store.services.products.listProducts(ProductFilter(withLongFields: withText), page: Page()) {
                 listed.append($0)
             }
             #expect(listed.count == titles.count)

@@ -158,7 +158,7 @@ extension StoreContract {
         for text in ["lamp", "oak", "amp", "4"] {
             var ranked: [Int64: Int] = [:], sorted: [Int64: Int] = [:]
             try await shop.products.searchProducts(text, filter: ProductFilter(), page: Page()) { ranked[$0.product.id] = $0.score }
-            try await shop.products.searchProducts(text, filter: ProductFilter(withDescriptionAndTags: false),
+            try await shop.products.searchProducts(text, filter: ProductFilter(withLongFields: false),
                                                    page: Page(sort: [SortKey(field: "title")])) { sorted[$0.product.id] = $0.score }
             #expect(sorted == ranked, "\"\(text)\" sorted by title")
         }

@@ -8,7 +8,7 @@ extension ShopServices {
     /// Every product, by id (description and tags left out: no check here needs them).
     public func allProducts() async throws -> [Product] {
         var products: [Product] = []
-        try await self.products.listProducts(ProductFilter(withDescriptionAndTags: false),
+        try await self.products.listProducts(ProductFilter(withLongFields: false),
                                              page: Page(sort: [SortKey(field: "id")])) { products.append($0) }
         return products
     }

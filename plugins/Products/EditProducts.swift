@@ -31,6 +31,8 @@ struct ProductFieldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("A discount in percent, 0 to 100, e.g. 12.5.", valueName: "percent"))
     var discount: String?
 
+    @OptionGroup var details: ProductDetailOptions
+
     var changes: ProductChanges {
         get throws {
             ProductChanges(sku: sku, title: title, description: description, category: category, brand: brand,
@@ -62,7 +64,9 @@ extension ProductsCommand {
             }
             let added = try await context.services.products.addProduct(
                 NewProduct(sku: changes.sku, title: title, description: changes.description ?? "", category: category,
-                           brand: changes.brand, price: price, discount: changes.discount ?? .zero, stock: changes.stock ?? 0))
+                           brand: changes.brand, price: price, discount: changes.discount ?? .zero, stock: changes.stock ?? 0,
+                           barcode: try fields.details.checkedBarcode().flatMap { $0.isEmpty ? nil : $0 },
+                           details: try fields.details.edit().applied(to: ProductDetails())))
             try context.record(columns: ProductRows.columns, row: ProductRows.cells(added), options: output)
             context.note("added product \(added.id) (\(added.sku))")
         }

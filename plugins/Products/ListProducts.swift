@@ -31,6 +31,10 @@ struct ProductFilterOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Only these ids and ranges, e.g. 1,2,5-9.", valueName: "ids"))
     var ids: String?
 
+    @Option(name: .customLong("min-rating"), parsing: .unconditional,
+            help: ArgumentHelp("Only products the catalogue rates at least this (0 to 5, the rating column).", valueName: "rating"))
+    var minRating: String?
+
     /// The filter; `extra` is `products search`'s words, which stand for `--search`.
     func filter(search extra: String? = nil) throws -> ProductFilter {
         ProductFilter(category: try SelectionText.check(category, for: "--category"),
@@ -39,13 +43,19 @@ struct ProductFilterOptions: ParsableArguments {
                       minPrice: try minPrice.map { try Money.parse($0, currency: .usd) },
                       maxPrice: try maxPrice.map { try Money.parse($0, currency: .usd) },
                       inStockOnly: inStock, brand: try SelectionText.check(brand, for: "--brand"), stockBelow: stockBelow,
-                      ids: try SelectionText.check(ids, for: "--ids").map { try ProductFilter.parseIDs($0) })
+                      ids: try SelectionText.check(ids, for: "--ids").map { try ProductFilter.parseIDs($0) },
+                      minRating: try minRating.map { text throws(ShopError) in
+                          guard let value = ExactDecimal.parse(text, maxScale: 2), value.units <= 500 else {
+                              throw .invalidInput("invalid --min-rating \(text.quotedForMessage()): expected 0 to 5 with at most 2 decimals")
+                          }
+                          return Rating(hundredths: Int(value.units))
+                      })
     }
 
     /// Whether any filter is given (a bulk change needs one).
     var selectsSome: Bool {
         category != nil || search != nil || minPrice != nil || maxPrice != nil || inStock || brand != nil
-            || stockBelow != nil || ids != nil
+            || stockBelow != nil || ids != nil || minRating != nil
     }
 }
 
@@ -60,8 +70,8 @@ func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: Paging
     let defaultFields = ProductRows.listingFields(display)
     let tableView = ProductRows.tableView.appending(display.extraColumns.map(\.key))
     var filter = filter
-    filter.withDescriptionAndTags = !context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
-        .isDisjoint(with: ["description", "tags"])
+    filter.withLongFields = !context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
+        .isDisjoint(with: ProductRows.longFields)
     var found = 0
     try await context.list(columns: columns, defaultFields: defaultFields, tableView: tableView,
                            options: output, page: page, emptyNote: emptyNote(filter)) { emit in

@@ -37,6 +37,8 @@ struct ProductEditOptions: ParsableArguments {
     @Option(name: .customLong("set-brand"), parsing: .unconditional, help: ArgumentHelp("Set the brand (with a PRODUCT, --brand does the same).", valueName: "brand"))
     var setBrand: String?
 
+    @OptionGroup var details: ProductDetailOptions
+
     /// The edit, with `category` and `brand` as well when they set rather than select.
     func edit(category: String?, brand: String?) throws -> ProductEdit {
         ProductEdit(sku: sku, title: title, description: description, category: setCategory ?? category,
@@ -44,7 +46,7 @@ struct ProductEditOptions: ParsableArguments {
                     discount: try discount.map { try DiscountEdit.parse($0) },
                     stock: try stock.map { text throws(ShopError) in
                         try StockChange.parse(text.first?.isNumber == true ? "=" + text : text)
-                    })
+                    }, barcode: try details.checkedBarcode(), details: try details.edit())
     }
 }
 
@@ -78,7 +80,8 @@ extension ProductsCommand {
             let services = context.services.products
             if let product {
                 let others = selection.selectsSome && (selection.search != nil || selection.minPrice != nil || selection.maxPrice != nil
-                                                       || selection.inStock || selection.stockBelow != nil || selection.ids != nil)
+                                                       || selection.inStock || selection.stockBelow != nil || selection.ids != nil
+                                                       || selection.minRating != nil)
                 guard !others else { throw ShopError.usage("give a PRODUCT or a selection (filters), not both") }
                 let edit = try values.edit(category: selection.category, brand: selection.brand)
                 guard !edit.isEmpty else { throw Self.nothingToUpdate }
@@ -104,7 +107,7 @@ extension ProductsCommand {
         }
 
         static let nothingToUpdate = ShopError.usage(
-            "nothing to update: give at least one of --title, --price, --stock, --sku, --description, --discount, --set-category, --set-brand (with a PRODUCT also --category, --brand)")
+            "nothing to update: give at least one of --title, --price, --stock, --sku, --description, --discount, --set-category, --set-brand, --barcode, --images, --weight, --dimensions, --warranty, --shipping, --return-policy, --availability (with a PRODUCT also --category, --brand)")
     }
 }
 
@@ -122,6 +125,9 @@ struct BulkProductChange {
         try await services.listProducts(filter, page: Page(sort: [SortKey(field: "id")])) { picked.append($0) }
         if edit.sku != nil, picked.count > 1 {
             throw ShopError.invalidInput("--sku sets one product's SKU; this selection picks \(picked.count) products")
+        }
+        if let barcode = edit.barcode, !barcode.isEmpty, picked.count > 1 {
+            throw ShopError.invalidInput("--barcode sets one product's barcode; this selection picks \(picked.count) products")
         }
         let plans = try ProductChangePlan.plan(edit, over: picked)
         guard !plans.isEmpty else {

@@ -262,6 +262,11 @@ public struct CompletionEngine: Sendable {
                 if !Self.isDigits(prefix) {
                     found += try await source.skus(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
                 }
+                // A barcode, typed or scanned digit by digit (ids are shorter: from 3 digits on).
+                if prefix.count >= 3, Self.isDigits(prefix) {
+                    found += try await source.barcodes(prefix: prefix, limit: limit)
+                        .map { CompletionCandidate($0.barcode, description: $0.title) }
+                }
                 // Words of a title (search's rule: the start of a word), offered as the product's id.
                 if prefix.count >= 2, !Self.isDigits(prefix) {
                     found += try await source.productTitles(prefix: prefix, limit: limit)

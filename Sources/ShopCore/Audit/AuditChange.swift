@@ -237,6 +237,8 @@ public struct AuditChange: Hashable, Sendable {
             ("tags", .list(product.tags)),
         ]
         fields.append(("minimum_order_quantity", .integer(Int64(product.minimumOrderQuantity))))
+        fields.append(("barcode", product.barcode.map { .text($0) } ?? .null))
+        fields.append(("details", .text(product.details.storedJSON)))
         return AuditFields(fields)
     }
 

@@ -138,6 +138,11 @@ public enum ProductFileDecoder {
                 }
                 return value
             }
+            let barcode = try fields.text("barcode").flatMap { $0.isEmpty ? nil : $0 }.map { (text: String) throws(ShopError) in
+                try Barcode.parseShape(text)
+            }
+            let details = try decodeDetails(fields)
+            let reviews = try fields.reviews()
             let sku = try fields.text("sku").flatMap { $0.isEmpty ? nil : $0 }
             let brand = try fields.text("brand").flatMap { $0.isEmpty ? nil : $0 }
             let description = try fields.text("description") ?? ""
@@ -148,13 +153,41 @@ public enum ProductFileDecoder {
             where text.utf8.contains(0) {
                 throw fail("\(name) holds a NUL character")
             }
-            return NewProduct(id: id, sku: sku, title: title, description: description,
-                              category: category, brand: brand, price: price, discount: discount, stock: stock,
-                              rating: rating, tags: tags, minimumOrderQuantity: minimum)
+            let product = NewProduct(id: id, sku: sku, title: title, description: description,
+                                     category: category, brand: brand, price: price, discount: discount, stock: stock,
+                                     rating: rating, tags: tags, minimumOrderQuantity: minimum, barcode: barcode,
+                                     details: details, reviews: reviews)
+            try ProductDetailRules.check(details)
+            for (offset, review) in reviews.enumerated() {
+                do throws(ShopError) { try ReviewRules.check(review) } catch { throw fail("review \(offset + 1): \(error.message)") }
+            }
+            return product
         } catch {
             if case .invalidInput(let message) = error, !message.hasPrefix(position) { throw fail(message) }
             throw error
         }
+    }
+
+    /// A record's details: images (a thumbnail first), weight, dimensions (an object, or width,
+    /// height and depth), warranty, shipping, return policy and availability.
+    private static func decodeDetails(_ fields: some RecordFields) throws(ShopError) -> ProductDetails {
+        func text(_ key: String) throws(ShopError) -> String? { try fields.text(key).flatMap { $0.isEmpty ? nil : $0 } }
+        func measure(_ key: String) throws(ShopError) -> ExactDecimal? {
+            try text(key).map { (value: String) throws(ShopError) in try ProductDetailRules.measure(value, field: key) }
+        }
+        var images = try fields.list("images")
+        if let thumbnail = try text("thumbnail") {
+            images = [thumbnail] + images.filter { $0 != thumbnail }
+        }
+        let dimensions: Dimensions?
+        switch (try measure("width"), try measure("height"), try measure("depth")) {
+        case (nil, nil, nil): dimensions = nil
+        case let (width?, height?, depth?): dimensions = Dimensions(width: width, height: height, depth: depth)
+        default: throw .invalidInput("dimensions need width, height and depth")
+        }
+        return ProductDetails(images: images, weight: try measure("weight"), dimensions: dimensions, warranty: try text("warranty"),
+                              shipping: try text("shipping"), returnPolicy: try text("returnpolicy"),
+                              availability: try text("availability"))
     }
 
     /// Refuses a file that lists one SKU twice. The store's SKUs are unique `COLLATE NOCASE`
@@ -172,9 +205,25 @@ public enum ProductFileDecoder {
         }
     }
 
-    /// `discountPercentage`, `discount_percentage` and `Discount Percentage` all become `discountpercentage`.
+    /// `discountPercentage`, `discount_percentage` and `Discount Percentage` all become
+    /// `discountpercentage`; DummyJSON's longer names of details become shopsh's
+    /// (`warrantyInformation`: `warranty`).
     static func normalisedKey(_ key: String) -> String {
-        String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != " " && $0 != "-" })
+        let plain = String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != " " && $0 != "-" })
+        return aliases[plain] ?? plain
+    }
+
+    private static let aliases = ["warrantyinformation": "warranty", "shippinginformation": "shipping",
+                                  "availabilitystatus": "availability"]
+
+    /// A review's moment as a file gives it: `2025-04-30T09:41:02.053Z` (fractions of a second
+    /// dropped) or `2025-04-30T09:41:02Z`, or a day (its midnight).
+    static func reviewMoment(_ text: String) -> String? {
+        var trimmed = text
+        if let dot = text.firstIndex(of: "."), text.hasSuffix("Z") { trimmed = String(text[..<dot]) + "Z" }
+        if let seconds = ShopClock.parse(trimmed) { return ShopClock.timestamp(seconds) }
+        if let day = CalendarDay(iso: text) { return day.description + "T00:00:00Z" }
+        return nil
     }
 }
 
@@ -186,7 +235,11 @@ private enum Columns {
     static let required = ["title", "category", "price"]
     /// The other known columns, in the spelling shopsh exports (any case, `_`, `-` or spaces).
     static let optional = ["id", "sku", "description", "brand", "discount_percentage", "stock", "rating",
-                           "tags", "minimum_order_quantity"]
+                           "tags", "minimum_order_quantity", "barcode", "images", "thumbnail", "weight", "width", "height",
+                           "depth", "warranty", "shipping", "return_policy", "availability"]
+
+    /// Keys a JSON record may have beyond the columns: DummyJSON's nested ones.
+    static let jsonOnly: Set<String> = ["dimensions", "meta", "reviews"]
 
     /// Every known column, normalised (`minimumorderquantity`).
     static let known = Set(required + optional.map { ProductFileDecoder.normalisedKey($0) })
@@ -220,6 +273,10 @@ private protocol RecordFields {
     /// The value of a field (normalised key) as text, or nil when absent or null.
     func text(_ key: String) throws(ShopError) -> String?
     func tags() throws(ShopError) -> [String]
+    /// A list field (`images`): an array of strings, or text separated by commas.
+    func list(_ key: String) throws(ShopError) -> [String]
+    /// The record's reviews (JSON only).
+    func reviews() throws(ShopError) -> [NewReview]
 }
 
 private struct JSONRecordFields: RecordFields {
@@ -232,7 +289,7 @@ private struct JSONRecordFields: RecordFields {
         var names: [String: String] = [:]
         for key in object.fields.keys.sorted() {
             let normalised = ProductFileDecoder.normalisedKey(key)
-            guard Columns.known.contains(normalised), let value = object.fields[key] else { continue }
+            guard Columns.known.contains(normalised) || Columns.jsonOnly.contains(normalised), let value = object.fields[key] else { continue }
             if let other = names[normalised] {
                 throw .invalidInput("the keys \(other.quotedForMessage()) and \(key.quotedForMessage()) name the same field")
             }
@@ -243,12 +300,67 @@ private struct JSONRecordFields: RecordFields {
     }
 
     func text(_ key: String) throws(ShopError) -> String? {
-        switch values[key] {
+        // DummyJSON nests some: `dimensions.width`, `meta.barcode`.
+        if values[key] == nil, let (parent, child) = Self.nested[key], case .object(let object)? = values[parent] {
+            return try Self.text(object[child], key: key)
+        }
+        return try Self.text(values[key], key: key)
+    }
+
+    private static let nested: [String: (String, String)] = ["width": ("dimensions", "width"), "height": ("dimensions", "height"),
+                                                             "depth": ("dimensions", "depth"), "barcode": ("meta", "barcode")]
+
+    private static func text(_ value: JSONValue?, key: String) throws(ShopError) -> String? {
+        switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
         case .number(let text)?: return text
         case .bool(let flag)?: return flag ? "true" : "false"
         case let other?: throw .invalidInput("\(key): expected text or a number, found \(other.kindName)")
+        }
+    }
+
+    func list(_ key: String) throws(ShopError) -> [String] {
+        switch values[key] {
+        case nil, .null?: return []
+        case .array(let elements)?:
+            var items: [String] = []
+            for element in elements {
+                guard case .string(let item) = element else { throw .invalidInput("\(key): expected strings") }
+                items.append(item)
+            }
+            return items
+        case .string(let text)?: return CSVRecordFields.splitTags(text)
+        case let other?: throw .invalidInput("\(key): expected an array of strings, found \(other.kindName)")
+        }
+    }
+
+    func reviews() throws(ShopError) -> [NewReview] {
+        switch values["reviews"] {
+        case nil, .null?: return []
+        case .array(let elements)?:
+            var reviews: [NewReview] = []
+            for (offset, element) in elements.enumerated() {
+                guard case .object(let object) = element else { throw .invalidInput("review \(offset + 1): expected an object") }
+                var fields: [String: JSONValue] = [:]
+                for (key, value) in object.fields { fields[ProductFileDecoder.normalisedKey(key)] = value }
+                func text(_ key: String) throws(ShopError) -> String {
+                    guard let value = try Self.text(fields[key], key: key) else { throw .invalidInput("review \(offset + 1): missing \(key)") }
+                    return value
+                }
+                let ratingText = try text("rating")
+                guard let rating = Int(ratingText) else {
+                    throw .invalidInput("review \(offset + 1): invalid rating \(ratingText.quotedForMessage()): expected a whole number from 1 to 5")
+                }
+                let dateText = try text("date")
+                guard let at = ProductFileDecoder.reviewMoment(dateText) else {
+                    throw .invalidInput("review \(offset + 1): invalid date \(dateText.quotedForMessage()): expected a moment like 2025-04-30T09:41:02Z")
+                }
+                reviews.append(NewReview(rating: rating, comment: try Self.text(fields["comment"], key: "comment") ?? "",
+                                         reviewerName: try text("reviewername"), reviewerEmail: try text("revieweremail"), at: at))
+            }
+            return reviews
+        case let other?: throw .invalidInput("reviews: expected an array, found \(other.kindName)")
         }
     }
 
@@ -278,6 +390,10 @@ private struct CSVRecordFields: RecordFields {
     }
 
     func tags() throws(ShopError) -> [String] { Self.splitTags(values["tags"] ?? "") }
+
+    func list(_ key: String) throws(ShopError) -> [String] { Self.splitTags(values[key] ?? "") }
+
+    func reviews() throws(ShopError) -> [NewReview] { [] }
 
     static func splitTags(_ text: String) -> [String] {
         text.split(separator: ",").map { String($0).trimmingASCIISpaces }.filter { !$0.isEmpty }

@@ -12,6 +12,7 @@ extension ShopServices {
         masked.baskets = MaskedBasketService(base: baskets)
         masked.orders = MaskedOrderService(base: orders)
         masked.audit = MaskedAuditService(base: audit)
+        masked.reviews = MaskedReviewService(base: reviews)
         masked.completions = completions.map { MaskedCompletionSource(base: $0) }
         return masked
     }
@@ -102,6 +103,25 @@ struct MaskedOrderService: OrderService {
     func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] { try await base.refundStats(query) }
 }
 
+/// Reviews with the reviewer's email masked.
+struct MaskedReviewService: ReviewService {
+    let base: any ReviewService
+
+    func listReviews(_ filter: ReviewFilter, page: Page, _ body: (Review) throws -> Void) async throws {
+        try await base.listReviews(filter, page: page) { review in try body(Self.mask(review)) }
+    }
+    func review(_ id: Int64) async throws -> Review { Self.mask(try await base.review(id)) }
+    func hideReview(_ id: Int64, reason: String) async throws -> Review { Self.mask(try await base.hideReview(id, reason: reason)) }
+    func unhideReview(_ id: Int64) async throws -> Review { Self.mask(try await base.unhideReview(id)) }
+    func deleteReview(_ id: Int64) async throws -> Review { Self.mask(try await base.deleteReview(id)) }
+
+    static func mask(_ review: Review) -> Review {
+        var masked = review
+        masked.reviewerEmail = PersonalDataMask.email(review.reviewerEmail)
+        return masked
+    }
+}
+
 struct MaskedAuditService: AuditService {
     let base: any AuditService
 
@@ -126,6 +146,9 @@ struct MaskedCompletionSource: CompletionSource {
         try await base.productIDs(prefix: prefix, limit: limit)
     }
     func skus(prefix: String, limit: Int) async throws -> [String] { try await base.skus(prefix: prefix, limit: limit) }
+    func barcodes(prefix: String, limit: Int) async throws -> [(barcode: String, title: String)] {
+        try await base.barcodes(prefix: prefix, limit: limit)
+    }
     func productTitles(prefix: String, limit: Int) async throws -> [(id: Int64, title: String)] {
         try await base.productTitles(prefix: prefix, limit: limit)
     }

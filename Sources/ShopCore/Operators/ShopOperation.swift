@@ -18,6 +18,9 @@ public enum ShopOperation: String, CaseIterable, Sendable {
     case addNote, deleteNote
     /// Attaching a coupon to a basket or taking it off (`basket coupon`).
     case attachCoupon
+    /// Hiding a review (with a reason) or showing it again (`reviews hide`, `reviews unhide`);
+    /// deleting one is an admin's.
+    case hideReview, deleteReview
     /// Adding and disabling coupons (`coupons add`, `coupons generate`, `coupons disable`).
     case manageCoupons
     case addProduct, updateProduct, deleteProduct, adjustStock, importProducts
@@ -36,11 +39,11 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         switch self {
         case .addToBasket, .setBasketQuantity, .removeFromBasket, .clearBasket, .checkout,
              .addFavorite, .removeFavorite, .toggleFavorite, .setOrderStatus, .shipOrder, .refundOrder, .editAddress, .addNote, .attachCoupon,
-             .revertChange:
+             .hideReview, .revertChange:
             return .support
         case .addProduct, .updateProduct, .deleteProduct, .adjustStock, .importProducts, .importRates,
              .addUser, .updateUser, .setUserStatus, .setPassword, .deleteUser, .checkPassword,
-             .migrateSchema, .seedStore, .deleteNote, .manageCoupons:
+             .migrateSchema, .seedStore, .deleteNote, .manageCoupons, .deleteReview:
             return .admin
         }
     }
@@ -64,6 +67,8 @@ public enum ShopOperation: String, CaseIterable, Sendable {
         case .deleteNote: return "deleting a note"
         case .attachCoupon: return "changing a basket's coupon"
         case .manageCoupons: return "changing coupons"
+        case .hideReview: return "moderating a review"
+        case .deleteReview: return "deleting a review"
         case .addProduct: return "adding a product"
         case .updateProduct: return "updating a product"
         case .deleteProduct: return "deleting a product"

@@ -85,9 +85,14 @@ public struct ProductEdit: Hashable, Sendable {
     public var price: PriceEdit?
     public var discount: DiscountEdit?
     public var stock: StockChange?
+    /// A barcode (Barcode.parse's stored form), or empty to clear it.
+    public var barcode: String?
+    /// The details it sets or clears.
+    public var details: ProductDetailEdit
 
     public init(sku: String? = nil, title: String? = nil, description: String? = nil, category: String? = nil,
-                brand: String? = nil, price: PriceEdit? = nil, discount: DiscountEdit? = nil, stock: StockChange? = nil) {
+                brand: String? = nil, price: PriceEdit? = nil, discount: DiscountEdit? = nil, stock: StockChange? = nil,
+                barcode: String? = nil, details: ProductDetailEdit = ProductDetailEdit()) {
         self.sku = sku
         self.title = title
         self.description = description
@@ -96,6 +101,8 @@ public struct ProductEdit: Hashable, Sendable {
         self.price = price
         self.discount = discount
         self.stock = stock
+        self.barcode = barcode
+        self.details = details
     }
 
     public var isEmpty: Bool { self == ProductEdit() }
@@ -130,6 +137,9 @@ public struct ProductEdit: Hashable, Sendable {
                 let new = try stock.applied(to: product)
                 if new != product.stock { changes.stock = new }
             }
+            if let barcode, barcode != (product.barcode ?? "") { changes.barcode = barcode }
+            let details = self.details.applied(to: product.details)
+            if details != product.details { changes.details = details }
             try ProductRules.check(changes)
         } catch {
             throw named(error)
@@ -160,6 +170,11 @@ public struct ProductChangePlan: Hashable, Sendable {
         add("discount_percentage", before.discount.description, changes.discount?.description)
         add("stock", String(before.stock), changes.stock.map(String.init))
         add("description", before.description, changes.description)
+        add("barcode", before.barcode ?? "", changes.barcode)
+        if let details = changes.details {
+            let old = ProductDetailEdit.fields(before.details), new = ProductDetailEdit.fields(details)
+            for ((field, was), (_, now)) in zip(old, new) where was != now { rows.append((field, was, now)) }
+        }
         return rows
     }
 
@@ -183,5 +198,56 @@ public struct ProductChangePlan: Hashable, Sendable {
             if !changes.isEmpty { plans.append(ProductChangePlan(before: product, changes: changes)) }
         }
         return plans
+    }
+}
+
+/// One detail as an edit sets it: a value, or cleared.
+public enum DetailSetting<Value: Hashable & Sendable>: Hashable, Sendable {
+    case set(Value)
+    case clear
+
+    var value: Value? { if case .set(let value) = self { value } else { nil } }
+}
+
+/// The details an edit sets or clears (nil: left alone).
+public struct ProductDetailEdit: Hashable, Sendable {
+    public var images: DetailSetting<[String]>?
+    public var weight: DetailSetting<ExactDecimal>?
+    public var dimensions: DetailSetting<Dimensions>?
+    public var warranty: DetailSetting<String>?
+    public var shipping: DetailSetting<String>?
+    public var returnPolicy: DetailSetting<String>?
+    public var availability: DetailSetting<String>?
+
+    public init(images: DetailSetting<[String]>? = nil, weight: DetailSetting<ExactDecimal>? = nil,
+                dimensions: DetailSetting<Dimensions>? = nil, warranty: DetailSetting<String>? = nil,
+                shipping: DetailSetting<String>? = nil, returnPolicy: DetailSetting<String>? = nil,
+                availability: DetailSetting<String>? = nil) {
+        self.images = images
+        self.weight = weight
+        self.dimensions = dimensions
+        self.warranty = warranty
+        self.shipping = shipping
+        self.returnPolicy = returnPolicy
+        self.availability = availability
+    }
+
+    /// `details` with this edit's fields set or cleared.
+    public func applied(to details: ProductDetails) -> ProductDetails {
+        var result = details
+        if let images { result.images = images.value ?? [] }
+        if let weight { result.weight = weight.value }
+        if let dimensions { result.dimensions = dimensions.value }
+        if let warranty { result.warranty = warranty.value }
+        if let shipping { result.shipping = shipping.value }
+        if let returnPolicy { result.returnPolicy = returnPolicy.value }
+        if let availability { result.availability = availability.value }
+        return result
+    }
+
+    /// Each detail as a diff shows it, in output order.
+    static func fields(_ details: ProductDetails) -> [(String, String)] {
+        [("images", details.images.joined(separator: ", ")), ("weight", details.weight?.description ?? ""),
+         ("dimensions", details.dimensions?.description ?? "")] + details.texts.map { ($0.field, $0.value ?? "") }
     }
 }

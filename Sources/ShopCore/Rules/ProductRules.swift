@@ -4,9 +4,11 @@
 
 /// The rules a product follows; each check throws one line that says what is allowed.
 public enum ProductRules {
-    /// No product has `reference` (as typed) as its id or SKU.
+    /// No product has `reference` (as typed) as its id, SKU or barcode; a barcode-shaped one with
+    /// a wrong check digit says so (Barcode.notFound).
     public static func noProduct(_ reference: String) -> ShopError {
-        .notFound("no product with id or SKU \"\(reference)\"")
+        if Barcode.hasShape(reference.trimmingASCIISpaces) { return Barcode.notFound(reference.trimmingASCIISpaces) }
+        return .notFound("no product with id or SKU \"\(reference)\"")
     }
 
     /// Checks every field of a new product.
@@ -21,6 +23,12 @@ public enum ProductRules {
         try checkDiscount(new.discount)
         try checkRating(new.rating)
         if let sku = new.sku { try checkSKU(sku) }
+        if let barcode = new.barcode { _ = try Barcode.parseShape(barcode) }
+        try ProductDetailRules.check(new.details)
+        guard new.reviews.count <= ReviewRules.maxPerProduct else {
+            throw .invalidInput("too many reviews: \(new.reviews.count), at most \(ReviewRules.maxPerProduct) a product")
+        }
+        for review in new.reviews { try ReviewRules.check(review) }
         if let id = new.id, !ProductLimits.idRange.contains(id) {
             throw .invalidInput("invalid product id \(id): ids run from \(ProductLimits.idRange.lowerBound) to \(ProductLimits.idRange.upperBound)")
         }
@@ -36,6 +44,8 @@ public enum ProductRules {
         if let stock = changes.stock { try checkStock(stock) }
         if let discount = changes.discount { try checkDiscount(discount) }
         if let sku = changes.sku { try checkSKU(sku) }
+        if let barcode = changes.barcode, !barcode.isEmpty { _ = try Barcode.parseShape(barcode) }
+        if let details = changes.details { try ProductDetailRules.check(details) }
     }
 
     /// A title: not empty, at most `ProductLimits.maxTitleLength` characters, no control characters.

@@ -87,6 +87,8 @@ extension ProductSearch {
         case "discount_percentage": return order(l.discount.hundredths, r.discount.hundredths)
         case "stock": return order(l.stock, r.stock)
         case "rating": return order(l.rating.hundredths, r.rating.hundredths)
+        case "barcode": return order(l.barcode ?? "", r.barcode ?? "")
+        case "review_count", "reviews": return order(l.reviews.count, r.reviews.count)
         default: return order(left.score, right.score)
         }
     }

@@ -147,7 +147,8 @@ public enum ProductSearch {
     /// exactly scores above everything.
     public static func score(_ product: Product, query: SearchText, matches: [WordMatch]) -> Int? {
         let typed = query.text.trimmingASCIISpaces.lowercased()
-        if typed == String(product.id) || typed == product.sku.lowercased() { return exactReferenceScore }
+        if typed == String(product.id) || typed == product.sku.lowercased()
+            || (product.barcode != nil && Barcode.stored(typed) == product.barcode) { return exactReferenceScore }
         let fields = Field.allCases.map { ($0.weight, SearchText.words(in: $0.text(of: product))) }
         var total = 0
         for match in matches {

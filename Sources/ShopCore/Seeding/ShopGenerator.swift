@@ -26,6 +26,8 @@ public enum ShopGenerator {
         }
         let today = try seeder.today()
         var random = SplitMix64(seed: seed)
+        // Details and reviews from a stream of their own: the rest of a seed's shop is as it was.
+        var extra = SplitMix64(seed: seed ^ 0x3838_3838_3838_3838)
         var summary = GeneratedShop(products: products, users: users, basketLines: 0, favorites: 0, orders: 0)
         for id in 1...products {
             let category = Words.categories[random.below(Words.categories.count)]
@@ -37,7 +39,8 @@ public enum ShopGenerator {
                 brand: brand, price: Money(minorUnits: random.price(), currency: .usd),
                 discount: Percentage(hundredths: random.below(2_500)), stock: random.below(500),
                 rating: Rating(hundredths: 100 + random.below(401)),
-                tags: [category, random.pick(Words.materials).lowercased()], minimumOrderQuantity: 1 + random.below(10)))
+                tags: [category, random.pick(Words.materials).lowercased()], minimumOrderQuantity: 1 + random.below(10),
+                barcode: generatedBarcode(id), details: details(id, &extra), reviews: reviews(&extra, at: seeder.now)))
             if id % 250_000 == 0 { progress("\(id) products") }
         }
         var customers: [(id: Int64, username: String)] = []
@@ -111,7 +114,41 @@ public struct SplitMix64 {
 }
 
 /// Word lists for titles, brands and names (deliberately with non-ASCII text).
+extension ShopGenerator {
+    /// A barcode of the in-store range (prefix 200), its check digit right; none past 9 digits of id.
+    static func generatedBarcode(_ id: Int) -> String? {
+        let digits = String(id)
+        guard digits.count <= 9 else { return nil }
+        let twelve = "200" + String(repeating: "0", count: 9 - digits.count) + digits
+        return twelve + String(Barcode.checkDigit(twelve + "0"))
+    }
+
+    static func details(_ id: Int, _ random: inout SplitMix64) -> ProductDetails {
+        func measure(_ most: Int) -> ExactDecimal { ExactDecimal(units: Int64(100 + random.below(most * 100)), scale: 2).normalized }
+        return ProductDetails(images: ["https://img.example.com/products/\(id)/thumbnail.webp", "https://img.example.com/products/\(id)/1.webp"],
+                              weight: ExactDecimal(units: Int64(1 + random.below(10)), scale: 0),
+                              dimensions: Dimensions(width: measure(30), height: measure(30), depth: measure(30)),
+                              warranty: random.pick(Words.warranties), shipping: random.pick(Words.shipping),
+                              returnPolicy: random.pick(Words.returnPolicies), availability: random.pick(Words.availability))
+    }
+
+    /// None to two reviews, written at `at`.
+    static func reviews(_ random: inout SplitMix64, at: String) -> [NewReview] {
+        (0..<random.below(3)).map { _ in
+            let first = random.pick(Words.firstNames), last = random.pick(Words.lastNames)
+            return NewReview(rating: 1 + random.below(5), comment: random.pick(Words.comments), reviewerName: "\(first) \(last)",
+                             reviewerEmail: "\(first).\(last)@example.com".lowercased(), at: at)
+        }
+    }
+}
+
 enum Words {
+    static let warranties = ["1 year warranty", "2 year warranty", "6 months warranty", "No warranty", "Lifetime warranty"]
+    static let shipping = ["Ships in 1-2 business days", "Ships in 3-5 business days", "Ships in 1 week", "Ships overnight"]
+    static let returnPolicies = ["30 days return policy", "60 days return policy", "No return policy"]
+    static let availability = ["In Stock", "In Stock", "In Stock", "Low Stock"]
+    static let comments = ["Great value!", "Would buy again.", "Not as described.", "Très bien, merci.", "Arrived late.",
+                           "Exactly what I needed."]
     static let categories = ["beauty", "fragrances", "furniture", "groceries", "home-decoration", "kitchen-accessories",
                              "laptops", "mens-shirts", "mens-shoes", "mens-watches", "mobile-accessories", "motorcycle",
                              "skin-care", "smartphones", "sports-accessories", "sunglasses", "tablets", "tops", "vehicle",
