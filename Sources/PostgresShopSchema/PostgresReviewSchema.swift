@@ -2,7 +2,8 @@
 // the server as SQLite holds them (Schema v12: the same columns, in PostgreSQL types):
 //
 // - `products.barcode` (13 digits, unique: Barcode's stored form) and `products.details`
-//   (ProductDetails' stored JSON, a JSON object), both audited with the product's other fields.
+//   (ProductDetails' stored JSON, a JSON object), both audited with the product's other fields;
+//   hiding, unhiding and deleting a review audited under its product (AuditChange.review).
 // - `reviews`: keyed by `review_id`, so that ProductColumns' subqueries read `id` as the
 //   product's. Support hides and shows a review by setting `hidden_reason` only (a column
 //   grant); a trigger sets who (`session_user`) and when, so neither can be made up at psql. An
@@ -61,10 +62,54 @@ package enum PostgresReviewSchema {
                    created_at, hidden_reason, hidden_by, hidden_at
             FROM reviews
             """,
-            // A product's barcode and details are audited with its other fields (AuditChange.fields).
-            PostgresHardeningSchema.replacing(PostgresCouponSchema.auditFields,
-                                              "'minimum_order_quantity', r -> 'minimum_order_quantity')",
-                                              with: "'minimum_order_quantity', r -> 'minimum_order_quantity', 'barcode', r -> 'barcode', 'details', r -> 'details')"),
-        ]
+            auditFields,
+            PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(auditRow)),
+        ] + PostgresServerRules.triggers(on: "reviews")
+    }
+
+    /// shopsh_audit_fields as migration 15 left it, with a product's barcode and details (as
+    /// AuditChange.fields) and a review's (as AuditChange.review).
+    static var auditFields: String {
+        var text = PostgresHardeningSchema.replacing(PostgresCouponSchema.auditFields,
+                                                     "'minimum_order_quantity', r -> 'minimum_order_quantity')",
+                                                     with: "'minimum_order_quantity', r -> 'minimum_order_quantity', 'barcode', r -> 'barcode', 'details', r -> 'details')")
+        text = PostgresHardeningSchema.replacing(text, "WHEN 'basket_lines' THEN", with: """
+            WHEN 'reviews' THEN jsonb_build_object('review', r -> 'review_id', 'rating', r -> 'rating', 'hidden_reason', r -> 'hidden_reason')
+                WHEN 'basket_lines' THEN
+            """)
+        return text
+    }
+
+    /// shopsh_audit_row as migration 15 left it, with reviews: under their product, both sides
+    /// whole, `review hide`, `review unhide`, `review delete` (`review update` at psql); nothing for
+    /// the reviews a product brings (its add or import says so) or takes with it when deleted.
+    static var auditRow: String {
+        let replacing = PostgresHardeningSchema.replacing
+        var text = PostgresCouponSchema.auditRow
+        text = replacing(text, "-- What a deleted customer or product took with it (the foreign keys' cascades).", """
+            IF source = 'reviews' AND (old_row IS NULL OR (new_row IS NULL
+               AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = (old_row ->> 'product_id')::bigint))) THEN
+                RETURN;
+            END IF;
+            -- What a deleted customer or product took with it (the foreign keys' cascades).
+            """)
+        text = replacing(text, "entity := CASE source WHEN 'coupons' THEN 'coupon'",
+                         "entity := CASE source WHEN 'reviews' THEN 'product' WHEN 'coupons' THEN 'coupon'")
+        text = replacing(text, "entity_id := CASE source WHEN 'coupons' THEN r ->> 'code'",
+                         "entity_id := CASE source WHEN 'reviews' THEN r ->> 'product_id' WHEN 'coupons' THEN r ->> 'code'")
+        text = replacing(text, "WHEN 'products' THEN (r ->> 'id')::numeric WHEN 'coupons'",
+                         "WHEN 'products' THEN (r ->> 'id')::numeric WHEN 'reviews' THEN (r ->> 'review_id')::numeric WHEN 'coupons'")
+        text = replacing(text, "IF before IS NOT DISTINCT FROM after THEN RETURN; END IF;", """
+            IF source = 'reviews' THEN
+                before := old_fields;
+                after := new_fields;
+                action := 'review ' || CASE WHEN new_row IS NULL THEN 'delete'
+                                            WHEN old_row ->> 'hidden_reason' IS NULL AND new_row ->> 'hidden_reason' IS NOT NULL THEN 'hide'
+                                            WHEN old_row ->> 'hidden_reason' IS NOT NULL AND new_row ->> 'hidden_reason' IS NULL THEN 'unhide'
+                                            ELSE 'update' END;
+            END IF;
+            IF before IS NOT DISTINCT FROM after THEN RETURN; END IF;
+            """)
+        return text
     }
 }

@@ -3,16 +3,14 @@
 
 import GRDB
 import ShopCore
+import ShopStoreKit
 
 struct SQLiteFavoritesService: FavoritesService {
     let database: DatabaseQueue
     let clock: ShopClock
 
     /// The product columns, prefixed with the products table's alias `p`.
-    static let productColumns = SQLiteProductService.columns
-        .split(separator: ",")
-        .map { "p." + $0.filter { !$0.isWhitespace } }
-        .joined(separator: ", ")
+    static let productColumns = ProductColumns.all(alias: "p")
 
     /// Output field name → SQL expression, for `--sort`.
     static let sortColumns: [String: String] = [

@@ -1,5 +1,6 @@
 // SQLiteReviewService: ReviewService on SQLite — products' reviews in `reviews` (Schema v12);
-// hiding records the reason, the operator the audit log names and the store's clock.
+// hiding records the reason, the operator the audit log names and the store's clock; hiding,
+// unhiding and deleting are audited under the product (AuditChange.review).
 
 import GRDB
 import ShopCore
@@ -47,9 +48,12 @@ struct SQLiteReviewService: ReviewService {
             guard review.state == .visible else {
                 throw ShopError.conflict("review \(id) is already hidden (\(review.hiddenReason ?? "")); reviews unhide \(id) shows it again")
             }
+            let now = clock.timestamp()
             try db.execute(sql: "UPDATE reviews SET hidden_reason = ?, hidden_by = ?, hidden_at = ? WHERE review_id = ?",
-                           arguments: [checked, SQLiteOrderService.operatorName, clock.timestamp(), id])
-            return try Self.find(db, id)
+                           arguments: [checked, SQLiteOrderService.operatorName, now, id])
+            let hidden = try Self.find(db, id)
+            try SQLiteAuditLog.record(.review("hide", before: review, after: hidden), in: db, at: now)
+            return hidden
         }
     }
 
@@ -59,7 +63,9 @@ struct SQLiteReviewService: ReviewService {
             guard review.state == .hidden else { throw ShopError.conflict("review \(id) is not hidden") }
             try db.execute(sql: "UPDATE reviews SET hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE review_id = ?",
                            arguments: [id])
-            return try Self.find(db, id)
+            let shown = try Self.find(db, id)
+            try SQLiteAuditLog.record(.review("unhide", before: review, after: shown), in: db, at: clock.timestamp())
+            return shown
         }
     }
 
@@ -67,6 +73,7 @@ struct SQLiteReviewService: ReviewService {
         try database.shopWrite { db in
             let review = try Self.find(db, id)
             try db.execute(sql: "DELETE FROM reviews WHERE review_id = ?", arguments: [id])
+            try SQLiteAuditLog.record(.review("delete", before: review, after: nil), in: db, at: clock.timestamp())
             return review
         }
     }

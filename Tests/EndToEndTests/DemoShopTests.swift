@@ -87,6 +87,7 @@ import Testing
         #expect(try sandbox.run(["init", "--store", path]).status == 1)   // already there: refused
 
         sandbox.environment["SHOPSH_STORE"] = path
-        #expect(try sandbox.ok("products list -o csv") == "id,sku,title,category,brand,price,currency,discount_percentage,stock,rating\r\n")
+        #expect(try sandbox.ok("products list -o csv") == "id,sku,title,category,brand,price,currency,discount_percentage,stock,rating,"
+                + "barcode,availability,weight,width,height,depth,warranty,shipping,return_policy,images\r\n")
     }
 }

@@ -38,7 +38,8 @@ struct TableViewTests {
     @Test func machineFormatsKeepTheirFields() throws {
         let sandbox = try ShopshSandbox()
         let header = try sandbox.ok("products list --limit 1").split(separator: "\n").first.map(String.init)
-        #expect(header == "id\tsku\ttitle\tcategory\tbrand\tprice\tcurrency\tdiscount_percentage\tstock\trating")
+        #expect(header == "id\tsku\ttitle\tcategory\tbrand\tprice\tcurrency\tdiscount_percentage\tstock\trating\tbarcode\t"
+                + "availability\tweight\twidth\theight\tdepth\twarranty\tshipping\treturn_policy\timages")
         let basket = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
         let line = try #require((basket["lines"] as? [[String: Any]])?.first)
         #expect(Set(line.keys) == ["product_id", "sku", "title", "unit_price", "discount_percentage", "quantity", "total",

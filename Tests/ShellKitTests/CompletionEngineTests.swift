@@ -31,6 +31,11 @@ private final class FakeSource: CompletionSource {
         return [(122, "iPhone 6"), (123, "iPhone 13 Pro")].filter { $0.title.lowercased().contains(prefix.lowercased()) }
     }
 
+    func barcodes(prefix: String, limit: Int) async throws -> [(barcode: String, title: String)] {
+        calls.withLock { $0.append("barcodes \(prefix)") }
+        return [("1200000000009", "Bed"), ("5784719087687", "Mascara")].filter { $0.barcode.hasPrefix(prefix) }
+    }
+
     func skus(prefix: String, limit: Int) async throws -> [String] {
         calls.withLock { $0.append("skus \(prefix)") }
         return ["BEA-ESS-ESS-001", "FUR-BED-BED-120"].filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
@@ -148,6 +153,10 @@ private struct ShipWidget: ShellCommand {
 
     @Test func livePositionals() async {
         #expect(await engine().candidates(before: ["widgets", "show"], prefix: "1") == ["1", "12", "120"])
+        // From three digits on, barcodes too (typed or scanned), with their products' titles.
+        #expect(await engine().candidates(before: ["widgets", "show"], prefix: "120") == ["120", "1200000000009"])
+        #expect(await engine().detailedCandidates(before: ["widgets", "show"], prefix: "5784")
+                == [CompletionCandidate("5784719087687", description: "Mascara")])
         let detailed = await engine().detailedCandidates(before: ["widgets", "show"], prefix: "12")
         #expect(detailed == [CompletionCandidate("12", description: "Lipstick"), CompletionCandidate("120", description: "Bed")])
         #expect(await engine().candidates(before: ["widgets", "show"], prefix: "bea") == ["BEA-ESS-ESS-001"])

@@ -53,7 +53,7 @@ import Testing
 
     /// The tables later migrations add.
     static let laterTables: Set<String> = ["sales_days", "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments",
-                                           "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses"]
+                                           "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "reviews"]
 
     /// Every table's row count, the products table's rows in full, and the SQL of every index and
     /// trigger on products.
@@ -63,7 +63,12 @@ import Testing
         for table in Schema.tableNames where try db.tableExists(table) && !Self.laterTables.contains(table) {
             counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)")
         }
-        let products = try Row.fetchAll(db, sql: "SELECT * FROM products ORDER BY id")
+        // v3's columns (v12 adds barcode and details).
+        let products = try Row.fetchAll(db, sql: """
+            SELECT id, sku, title, description, category, brand, price_minor, discount_hundredths, stock, rating_hundredths,
+                   tags, minimum_order_quantity, created_at, updated_at
+            FROM products ORDER BY id
+            """)
         let dependents = try String.fetchAll(db, sql: """
             SELECT type || ' ' || name || ': ' || sql FROM sqlite_master
             WHERE tbl_name = 'products' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name
@@ -103,7 +108,13 @@ import Testing
         #expect(after.products == before.products)
         // Later migrations add their own (v5: the search index's triggers; v9: the stock ledger's,
         // which opens it with one row per product); v4 keeps v3's.
-        #expect(after.dependents.filter { !$0.contains("products_search") && !$0.contains("products_stock_ledger") } == before.dependents)
+        #expect(after.dependents.filter { !$0.contains("products_search") && !$0.contains("products_stock_ledger")
+                                          && !$0.contains("products_by_barcode") } == before.dependents)
+        // v12: no barcodes, no details and no reviews for the store's products (the README says why).
+        #expect(try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM products WHERE barcode IS NULL AND details = '{}'")
+        } == 194)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM reviews") } == 0)
         let opening = try store.read { db in try Row.fetchAll(db, sql: "SELECT product_id, change, balance, reason FROM stock_ledger ORDER BY id") }
         #expect(opening.map { $0[0] as Int64 } == before.products.map { $0["id"] as Int64 })
         #expect(opening.map { $0[3] as String } == Array(repeating: "opening", count: 194))

@@ -19,7 +19,7 @@ public enum StoreContract {
     /// The contract's areas: each store's tests run every one of them (`@Test(arguments: Area.allCases)`),
     /// so a new area runs on every store at once.
     public enum Area: String, CaseIterable, Sendable, CustomStringConvertible {
-        case products, search, users, addresses, notes, shipments, baskets, checkout, coupons, favorites, orders, refunds, ledger, concurrency,
+        case products, reviews, search, users, addresses, notes, shipments, baskets, checkout, coupons, favorites, orders, refunds, ledger, concurrency,
              completions, currency, runTransactions, audit, bulkChanges
 
         public var description: String { rawValue }
@@ -28,6 +28,7 @@ public enum StoreContract {
         public func run(_ fixture: some StoreFixture) async {
             switch self {
             case .products: await StoreContract.products(fixture)
+            case .reviews: await StoreContract.reviews(fixture)
             case .search: await StoreContract.search(fixture)
             case .users: await StoreContract.users(fixture)
             case .addresses: await StoreContract.addresses(fixture)

@@ -9,6 +9,7 @@ import ShopCore
 struct StoreSnapshot: Equatable, CustomStringConvertible {
     var products: [Product] = []
     var ledger: [Int64: [StockMovement]] = [:]
+    var reviews: [Review] = []
     var categories: [ShopCore.Category] = []
     var users: [User] = []
     var baskets: [Int64: [BasketLine]] = [:]
@@ -29,6 +30,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         snapshot.products = products
         for product in products { snapshot.ledger[product.id] = try await services.products.stockHistory(String(product.id)) }
         snapshot.categories = try await services.products.categories()
+        try await services.reviews.listReviews(ReviewFilter(), page: Page()) { snapshot.reviews.append($0) }
         var users: [User] = []
         try await services.users.listUsers(UserFilter(), page: Page(sort: [SortKey(field: "id")])) { users.append($0) }
         snapshot.users = users
@@ -57,6 +59,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
         }
         compare("products", products, other.products)
         compare("stock ledger", ledger, other.ledger)
+        compare("reviews", reviews, other.reviews)
         compare("categories", categories, other.categories)
         compare("users", users, other.users)
         compare("baskets", baskets, other.baskets)

@@ -153,6 +153,17 @@ public struct AuditChange: Hashable, Sendable {
                            before: deleted ? fields : nil, after: deleted ? nil : fields)
     }
 
+    /// A review of a product hidden, shown again or deleted (`after` nil): under its product,
+    /// both sides whole (which review, its rating, why it is hidden).
+    public static func review(_ action: String, before: Review, after: Review?) -> AuditChange {
+        func fields(_ review: Review) -> AuditFields {
+            AuditFields([("review", .integer(review.id)), ("rating", .integer(Int64(review.rating))),
+                         ("hidden_reason", review.hiddenReason.map { .text($0) } ?? .null)])
+        }
+        return AuditChange(entity: .product, entityID: String(before.productID), action: "review " + action,
+                           before: fields(before), after: after.map(fields))
+    }
+
     /// User `userID`'s password was set (`passwd`), or its hash made stronger at a successful check
     /// (`rehash`): the audit says so and never holds the password or its hash.
     public static func password(userID: Int64, action: String = "passwd") -> AuditChange {
