@@ -62,9 +62,22 @@ package enum PostgresReviewSchema {
                    created_at, hidden_reason, hidden_by, hidden_at
             FROM reviews
             """,
+            auditKey,
             auditFields,
             PostgresServerRules.inThisSchema(PostgresHardeningSchema.recreated(auditRow)),
         ] + PostgresServerRules.triggers(on: "reviews")
+    }
+
+    /// shopsh_audit_key of migration 4, with a review's key (`review_id`): an UPDATE's old and new
+    /// rows are paired by it.
+    static var auditKey: String {
+        guard let key = PostgresServerRules.statements.first(where: { $0.contains("CREATE FUNCTION shopsh_audit_key") }) else {
+            preconditionFailure("migration 16: migration 4 no longer creates shopsh_audit_key")
+        }
+        return PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(key, "WHEN 'shop_meta' THEN r ->> 'key'", with: """
+            WHEN 'shop_meta' THEN r ->> 'key'
+                WHEN 'reviews' THEN r ->> 'review_id'
+            """))
     }
 
     /// shopsh_audit_fields as migration 15 left it, with a product's barcode and details (as

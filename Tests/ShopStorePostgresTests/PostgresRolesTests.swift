@@ -42,6 +42,45 @@ struct PostgresRolesTests {
         }
     }
 
+    /// Issue 38 at psql: a viewer reads reviewers' emails only masked; support hides a review by its
+    /// reason alone (the server names who and when) and can change nothing else; only an admin deletes.
+    @Test func reviewsAtPsqlFollowTheRoles() async throws {
+        try await PostgresRoleShop.with { shop in
+            let raw = try shop.query("SELECT reviewer_email FROM reviews WHERE review_id = 1")
+            #expect(raw.contains("@") && !raw.contains("***"), "\(raw)")
+            let denied = try shop.psql(as: "viewer", "SELECT reviewer_email FROM reviews WHERE review_id = 1")
+            #expect(denied.status != 0 && denied.errors.contains("permission denied"), "\(denied)")
+            let anyColumn = try shop.psql(as: "viewer", "SELECT comment FROM reviews LIMIT 1")
+            #expect(anyColumn.status != 0 && anyColumn.errors.contains("permission denied"), "\(anyColumn)")
+            let masked = try shop.psql(as: "viewer", "SELECT reviewer_email FROM reviews_masked WHERE review_id = 1")
+            #expect(masked.status == 0 && masked.output == PersonalDataMask.email(raw), "\(masked)")
+            let viewer = try await shop.open(as: "viewer")
+            defer { viewer.close() }
+            #expect(try await viewer.services.reviews.review(1).reviewerEmail == PersonalDataMask.email(raw))
+
+            // support: the reason only; who and when are the server's.
+            for sql in ["UPDATE reviews SET rating = 5 WHERE review_id = 1",
+                        "UPDATE reviews SET hidden_reason = 'spam', hidden_by = 'somebody else' WHERE review_id = 1",
+                        "UPDATE reviews SET hidden_at = now() - interval '1 year' WHERE review_id = 1",
+                        "DELETE FROM reviews WHERE review_id = 2",
+                        "INSERT INTO reviews (product_id, rating, reviewer_name, reviewer_email) VALUES (1, 5, 'me', 'me@example.com')"] {
+                let refused = try shop.psql(as: "support", sql)
+                #expect(refused.status != 0 && refused.errors.contains("permission denied"), "\(sql): \(refused)")
+            }
+            let hide = try shop.psql(as: "support", "UPDATE reviews SET hidden_reason = 'abusive language' WHERE review_id = 1")
+            #expect(hide.status == 0, "\(hide)")
+            let moderated = try shop.query("SELECT hidden_by, hidden_at IS NOT NULL FROM reviews WHERE review_id = 1")
+            #expect(moderated == "\(try require(shop.logins["support"]))|t", "\(moderated)")
+            let blank = try shop.psql(as: "support", "UPDATE reviews SET hidden_reason = '   ' WHERE review_id = 3")
+            #expect(blank.status != 0 && blank.errors.contains("violates check constraint"), "\(blank)")
+            let deleted = try shop.psql(as: "admin", "DELETE FROM reviews WHERE review_id = 2")
+            #expect(deleted.status == 0, "\(deleted)")
+            // Both changes are in the audit log under their products, as shopsh writes them.
+            let audited = try shop.query("SELECT action FROM audit_log WHERE entity = 'product' AND action LIKE 'review %' ORDER BY id")
+            #expect(audited == "review hide\nreview delete", "\(audited)")
+        }
+    }
+
     @Test func aViewerReadsMaskedDataAndTheServerRefusesItsWrites() async throws {
         try await PostgresRoleShop.with { shop in
             // psql as the viewer: no raw email, no write.
