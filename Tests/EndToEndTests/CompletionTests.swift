@@ -115,6 +115,9 @@ struct CompletionTests {
         #expect(try sandbox.run(["__complete", "products", "list", "--category", "mens-"]).stdout
                 == "mens-shirts\nmens-shoes\nmens-watches\n")
         #expect(try sandbox.run(["__complete", "basket", "add", "emilys", "16"]).stdout.split(separator: "\n").count == 11)
+        // A barcode completes from its first digits (the bundled data's, product 1's), with its title.
+        #expect(try sandbox.run(["__complete", "basket", "add", "emilys", "57847"]).stdout
+                == "5784719087687\tEssence Mascara Lash Princess\n")
         #expect(try sandbox.run(["__complete", "pro"]).stdout == "products\n")
         // File names complete too (`data/` is there on SQLite already: the default store's folder).
         try FileManager.default.createDirectory(at: sandbox.root.appendingPathComponent("data"), withIntermediateDirectories: true)
