@@ -33,14 +33,16 @@ public enum ShopGenerator {
             let category = Words.categories[random.below(Words.categories.count)]
             let title = "\(random.pick(Words.adjectives)) \(random.pick(Words.materials)) \(random.pick(Words.nouns))"
             let brand = random.below(5) == 0 ? nil : random.pick(Words.brands)
-            try seeder.addProduct(NewProduct(
+            var product = NewProduct(
                 id: Int64(id), sku: "GEN-\(category.prefix(3).uppercased())-\(id)", title: title,
                 description: "\(title) from \(brand ?? "an independent maker"), made for everyday use.", category: category,
                 brand: brand, price: Money(minorUnits: random.price(), currency: .usd),
                 discount: Percentage(hundredths: random.below(2_500)), stock: random.below(500),
                 rating: Rating(hundredths: 100 + random.below(401)),
                 tags: [category, random.pick(Words.materials).lowercased()], minimumOrderQuantity: 1 + random.below(10),
-                barcode: generatedBarcode(id), details: details(id, &extra), reviews: reviews(&extra, at: seeder.now)))
+                barcode: generatedBarcode(id), details: details(id, &extra), reviews: reviews(&extra, at: seeder.now))
+            product.details.availability = product.stock == 0 ? "Out of Stock" : product.stock < 10 ? "Low Stock" : "In Stock"
+            try seeder.addProduct(product)
             if id % 250_000 == 0 { progress("\(id) products") }
         }
         var customers: [(id: Int64, username: String)] = []
@@ -129,7 +131,7 @@ extension ShopGenerator {
                               weight: ExactDecimal(units: Int64(1 + random.below(10)), scale: 0),
                               dimensions: Dimensions(width: measure(30), height: measure(30), depth: measure(30)),
                               warranty: random.pick(Words.warranties), shipping: random.pick(Words.shipping),
-                              returnPolicy: random.pick(Words.returnPolicies), availability: random.pick(Words.availability))
+                              returnPolicy: random.pick(Words.returnPolicies))
     }
 
     /// None to two reviews, written at `at`.
@@ -146,7 +148,6 @@ enum Words {
     static let warranties = ["1 year warranty", "2 year warranty", "6 months warranty", "No warranty", "Lifetime warranty"]
     static let shipping = ["Ships in 1-2 business days", "Ships in 3-5 business days", "Ships in 1 week", "Ships overnight"]
     static let returnPolicies = ["30 days return policy", "60 days return policy", "No return policy"]
-    static let availability = ["In Stock", "In Stock", "In Stock", "Low Stock"]
     static let comments = ["Great value!", "Would buy again.", "Not as described.", "Très bien, merci.", "Arrived late.",
                            "Exactly what I needed."]
     static let categories = ["beauty", "fragrances", "furniture", "groceries", "home-decoration", "kitchen-accessories",
