@@ -42,6 +42,29 @@ import TestSupport
         #expect(await Self.catalogue(shop) == before)
     }
 
+    /// Issue 38: a product's barcode and details are audited with its other fields and set back
+    /// by a revert; a review's hiding is audited under its product and says a revert does not undo it.
+    @Test func barcodesAndDetailsRevertReviewsSayWhy() async throws {
+        let shop = try await operatorShell()
+        let before = try #require(try await shop.json("products show 2 -o json") as? [String: Any])
+        #expect(await shop.run("products update 2 --barcode 4006381333931 --weight 12.5 --images \"\" --warranty \"\"").outcome == .success)
+        let changed = try #require(try await shop.json("products show 2 -o json") as? [String: Any])
+        #expect(changed["barcode"] as? String == "4006381333931" && (changed["images"] as? [String])?.isEmpty == true
+                && changed["warranty"] is NSNull, "\(changed)")
+        let row = try await Self.newest(shop).id
+        let entry = try #require(try await shop.json("audit show \(row) -o json") as? [String: Any])
+        #expect("\(entry)".contains("barcode") && "\(entry)".contains("details"), "\(entry)")
+        #expect(await shop.run("audit revert \(row) --yes").outcome == .success, "\(shop.stderr)")
+        let reverted = try #require(try await shop.json("products show 2 -o json") as? [String: Any])
+        #expect(NSDictionary(dictionary: reverted).isEqual(to: before), "\(reverted) vs \(before)")
+        _ = try await shop.services.reviews.hideReview(1, reason: "spam")   // the reviews plugin is not this target's
+        let hide = try await Self.newest(shop).id
+        let hidden = try #require(try await shop.json("audit show \(hide) -o json") as? [String: Any])
+        #expect(hidden["entity"] as? String == "product" && hidden["action"] as? String == "review hide", "\(hidden)")
+        #expect(await shop.run("audit revert \(hide) --yes").outcome != .success)
+        #expect(shop.stderr.contains("cannot be reverted"), "\(shop.stderr)")
+    }
+
     @Test func aBasketLineAColleagueChangedAgainNeedsForce() async throws {
         let shop = try await operatorShell()
         #expect(await shop.run("basket set emilys 113 2").outcome == .success)   // from 3

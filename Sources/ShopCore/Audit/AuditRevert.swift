@@ -22,7 +22,8 @@ public enum AuditRevert {
     }
 
     /// The product fields an undo can set back.
-    static let restorableProductFields: Set<String> = ["sku", "title", "description", "category", "brand", "price", "discount", "stock"]
+    static let restorableProductFields: Set<String> = ["sku", "title", "description", "category", "brand", "price", "discount", "stock",
+                                                       "barcode", "details"]
 
     /// What undoing `entry` takes, or why it cannot be undone (one line naming the row).
     public static func step(for entry: AuditEntry) throws(ShopError) -> Step {
@@ -89,6 +90,9 @@ public enum AuditRevert {
             case ("discount", .text(let text)): changes.discount = try Percentage.parse(text)
             case ("stock", .integer(let units)) where Int(exactly: units) != nil:
                 changes.stock = Int(exactly: units)
+            case ("barcode", .text(let text)): changes.barcode = text
+            case ("barcode", .null): changes.barcode = ""
+            case ("details", .text(let json)): changes.details = ProductDetails(storedJSON: json)
             default:
                 throw .invalidInput("#\(row) recorded product \(current.id)'s \(field) as \(value.summary), which a revert cannot set back")
             }
@@ -96,7 +100,8 @@ public enum AuditRevert {
         // Only what differs from now.
         let edit = ProductEdit(sku: changes.sku, title: changes.title, description: changes.description, category: changes.category,
                                brand: changes.brand, price: changes.price.map(PriceEdit.set),
-                               discount: changes.discount.map(DiscountEdit.set), stock: changes.stock.map(StockChange.set))
+                               discount: changes.discount.map(DiscountEdit.set), stock: changes.stock.map(StockChange.set),
+                               barcode: changes.barcode, details: changes.details.map(ProductDetailEdit.init(replacingWith:)) ?? ProductDetailEdit())
         return ProductChangePlan(before: current, changes: try edit.changes(for: current))
     }
 

@@ -232,6 +232,14 @@ public struct ProductDetailEdit: Hashable, Sendable {
         self.availability = availability
     }
 
+    /// The edit that makes any product's details `details`: every field set, or cleared.
+    public init(replacingWith details: ProductDetails) {
+        func setting<T>(_ value: T?) -> DetailSetting<T> { value.map { .set($0) } ?? .clear }
+        self.init(images: details.images.isEmpty ? .clear : .set(details.images), weight: setting(details.weight),
+                  dimensions: setting(details.dimensions), warranty: setting(details.warranty), shipping: setting(details.shipping),
+                  returnPolicy: setting(details.returnPolicy), availability: setting(details.availability))
+    }
+
     /// `details` with this edit's fields set or cleared.
     public func applied(to details: ProductDetails) -> ProductDetails {
         var result = details
