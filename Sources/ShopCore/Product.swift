@@ -151,14 +151,18 @@ public struct ProductFilter: Hashable, Sendable {
     public var ids: [ClosedRange<Int64>]?
     /// Only products the catalogue rates at least this (`--min-rating`).
     public var minRating: Rating?
-    /// Whether the listing needs each product's long fields: description, tags, details and the
-    /// review summary. False: the store leaves them out (they come back empty), so a listing that
-    /// does not show them reads and decodes a third less. Filters and sorting on them work the same.
+    /// Whether the listing needs each product's long fields: description, tags and details.
+    /// False: the store leaves them out (they come back empty), so a listing that does not show
+    /// them reads and decodes a third less. Filters and sorting on them work the same.
     public var withLongFields: Bool
+    /// Whether the listing needs each product's review summary (two subqueries a row). False: it
+    /// comes back as none; sorting by it works the same.
+    public var withReviewSummary: Bool
 
     public init(category: String? = nil, search: String? = nil, minPrice: Money? = nil,
                 maxPrice: Money? = nil, inStockOnly: Bool = false, brand: String? = nil, stockBelow: Int? = nil,
-                ids: [ClosedRange<Int64>]? = nil, minRating: Rating? = nil, withLongFields: Bool = true) {
+                ids: [ClosedRange<Int64>]? = nil, minRating: Rating? = nil, withLongFields: Bool = true,
+                withReviewSummary: Bool = true) {
         self.category = category
         self.search = search
         self.minPrice = minPrice
@@ -169,6 +173,7 @@ public struct ProductFilter: Hashable, Sendable {
         self.ids = ids
         self.minRating = minRating
         self.withLongFields = withLongFields
+        self.withReviewSummary = withReviewSummary
     }
 
     /// The most ranges `--ids` may name.
@@ -198,6 +203,7 @@ public struct ProductFilter: Hashable, Sendable {
     public var withEveryField: ProductFilter {
         var filter = self
         filter.withLongFields = true
+        filter.withReviewSummary = true
         return filter
     }
 }

@@ -8,17 +8,18 @@ import ShopCore
 /// The `SELECT` list of a product row.
 public enum ProductColumns {
     /// Every column of a product row (constant SQL).
-    public static let all = list(withLongFields: true, alias: nil)
+    public static let all = list(withLongFields: true, withReviews: true, alias: nil)
 
-    /// The columns of a product row for `filter`: with its description, tags, details and review
-    /// summary as empty values when the listing does not need them (`ProductFilter.withLongFields`),
-    /// so the store neither reads, sends nor decodes them. Constant SQL.
+    /// The columns of a product row for `filter`: with its description, tags and details, and its
+    /// review summary, as empty values when the listing does not need them
+    /// (`ProductFilter.withLongFields`, `.withReviewSummary`), so the store neither reads, sends
+    /// nor decodes them. Constant SQL.
     public static func list(for filter: ProductFilter) -> String {
-        filter.withLongFields ? all : list(withLongFields: false, alias: nil)
+        list(withLongFields: filter.withLongFields, withReviews: filter.withReviewSummary, alias: nil)
     }
 
     /// Every column of a product row, each prefixed with a table's alias (`p.id, p.sku, …`).
-    public static func all(alias: String) -> String { list(withLongFields: true, alias: alias) }
+    public static func all(alias: String) -> String { list(withLongFields: true, withReviews: true, alias: alias) }
 
     /// How many visible reviews the product of the row has (`id`: its id column), and their
     /// ratings' total: the review summary, as both stores sort and read it.
@@ -30,13 +31,13 @@ public enum ProductColumns {
         "(SELECT COALESCE(sum(rating), 0) FROM reviews WHERE product_id = \(id) AND hidden_reason IS NULL)"
     }
 
-    private static func list(withLongFields long: Bool, alias: String?) -> String {
+    private static func list(withLongFields long: Bool, withReviews: Bool, alias: String?) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
         // No alias for the empty text: `ORDER BY description` must still sort by the column.
         let description = long ? prefix + "description" : "''"
         let tags = long ? prefix + "tags" : "''"
         let details = long ? prefix + "details" : "''"
-        let reviews = long ? "\(reviewCount(id: prefix + "id")), \(reviewTotal(id: prefix + "id"))" : "0, 0"
+        let reviews = withReviews ? "\(reviewCount(id: prefix + "id")), \(reviewTotal(id: prefix + "id"))" : "0, 0"
         return ["id", "sku", "title"].map { prefix + $0 }.joined(separator: ", ") + ", \(description), "
             + ["category", "brand", "price_minor", "discount_hundredths", "stock", "rating_hundredths"].map { prefix + $0 }
                 .joined(separator: ", ")

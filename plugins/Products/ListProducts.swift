@@ -70,8 +70,9 @@ func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: Paging
     let defaultFields = ProductRows.listingFields(display)
     let tableView = ProductRows.tableView.appending(display.extraColumns.map(\.key))
     var filter = filter
-    filter.withLongFields = !context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
-        .isDisjoint(with: ProductRows.longFields)
+    let shown = context.shownFields(output, columns: columns, defaultFields: defaultFields, tableView: tableView)
+    filter.withLongFields = !shown.isDisjoint(with: ProductRows.longFields)
+    filter.withReviewSummary = !shown.isDisjoint(with: ProductRows.reviewFields)
     var found = 0
     try await context.list(columns: columns, defaultFields: defaultFields, tableView: tableView,
                            options: output, page: page, emptyNote: emptyNote(filter)) { emit in

@@ -19,8 +19,9 @@ enum ProductRows {
     /// The visible reviews' count and mean: `products show` has them; a listing with `--fields`.
     static let reviewFields = ["review_count", "review_mean"]
 
-    /// Fields the store reads only when they are shown (ProductFilter.withLongFields).
-    static let longFields: Set<String> = Set(["description", "tags"] + detailFields + reviewFields)
+    /// Fields the store reads only when they are shown (ProductFilter.withLongFields; the review
+    /// fields: .withReviewSummary).
+    static let longFields: Set<String> = Set(["description", "tags"] + detailFields)
 
     /// What a listing shows without `--fields`: what `products import` reads back, so that a
     /// listing imported into an empty store lists the same.
