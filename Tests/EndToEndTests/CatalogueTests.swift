@@ -574,20 +574,8 @@ enum CatalogueMasking {
         #expect(Set(plain.compactMap { $0["reviewer_email"] as? String }) == Set(data.reviews.map(\.email)))
 
         // A viewer: a store file they may only read (as root the run drops to `nobody`, as in HardeningTests).
-        let folder = sandbox.root.appendingPathComponent("readonly")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = folder.appendingPathComponent("shop.sqlite").path
-        try FileManager.default.copyItem(atPath: sandbox.storePath, toPath: store)
-        var launcher: [String] = []
-        if getuid() == 0 {
-            for path in [sandbox.root.path, folder.path] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
-            launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ShopshBinary.url.path]
-        } else {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        }
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let (store, launcher, restore) = try sandbox.readOnlyCopy()
+        defer { restore() }
         let asViewer: ShopshRun = { try sandbox.run(["--store", store, "-c", $0], launcher: launcher) }
         #expect(try asViewer("whoami -o json").object()["role"] as? String == "viewer")
         try CatalogueMasking.checkMasked(asViewer, data: data)

@@ -147,26 +147,12 @@ import Testing
         #expect(leftovers == ["shop.sqlite"])
     }
 
-    /// A store the operator may only read: reads work, a write says why in one line. As root
-    /// (CI), the run drops to the `nobody` user, since permissions do not bind root.
+    /// A store the operator may only read: reads work, a write says why in one line.
     @Test(.aboutTheSQLiteFile) func aStoreTheOperatorMayOnlyReadServesReads() throws {
         let sandbox = try ShopshSandbox()
         _ = try sandbox.ok("basket add emilys 1")
-        let folder = sandbox.root.appendingPathComponent("readonly")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = folder.appendingPathComponent("shop.sqlite").path
-        try FileManager.default.copyItem(atPath: sandbox.storePath, toPath: store)
-        var launcher: [String] = []
-        if getuid() == 0 {
-            // nobody must reach the file: the sandbox's folders are opened to others, the store stays read-only.
-            for path in [sandbox.root.path, folder.path] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
-            launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ShopshBinary.url.path]
-        } else {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        }
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let (store, launcher, restore) = try sandbox.readOnlyCopy()
+        defer { restore() }
         func run(_ command: String) throws -> ShopshSandbox.Result {
             try sandbox.run(["--store", store, "-c", command], launcher: launcher)
         }
@@ -176,7 +162,7 @@ import Testing
         let write = try run("basket add emilys 2")
         #expect(write.status == 1)
         #expect(errorLines(write) == ["-c:1: error: basket add changes the shop, and this session is read-only (you may not write \(store) or its folder): nothing was changed"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["shop.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent) == ["shop.sqlite"])
     }
 
     @Test func negativeValuesReachValidationAndDashTextIsText() throws {
@@ -226,5 +212,28 @@ import Testing
         let search = try sandbox.run(["-c", "products list --search " + String(repeating: "%_", count: 25_000)])
         #expect(search.status == 1)
         #expect(errorLines(search) == ["-c:1: error: search text too long (50000 characters): search for at most 200"])
+    }
+}
+
+extension ShopshSandbox {
+    /// A copy of the store that the run may only read (on SQLite: a viewer), and what runs shopsh
+    /// on it: as root (CI) the run drops to the `nobody` user, since permissions do not bind root.
+    /// `restore` gives the copy's folder back its permissions (call it when done).
+    func readOnlyCopy() throws -> (store: String, launcher: [String], restore: () -> Void) {
+        let folder = root.appendingPathComponent("readonly")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("shop.sqlite").path
+        try FileManager.default.copyItem(atPath: storePath, toPath: store)
+        var launcher: [String] = []
+        if getuid() == 0 {
+            // nobody must reach the file: the sandbox's folders are opened to others, the store stays read-only.
+            for path in [root.path, folder.path] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
+            launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ShopshBinary.url.path]
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        }
+        return (store, launcher, { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) })
     }
 }
