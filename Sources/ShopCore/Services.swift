@@ -20,6 +20,8 @@ public struct ShopServices: Sendable {
     public var currencies: any CurrencyService
     /// The audit log (written by the other services, read here).
     public var audit: any AuditService
+    /// From when the log answers, the stock ledger, and signals that the log has grown (`--as-of`, `--follow`).
+    public var history: any HistoryService
     /// Live values for Tab completion; `nil` when the store offers none.
     public var completions: (any CompletionSource)?
     /// The store's clock: what "today" means to a report (`--since 7d`).
@@ -28,7 +30,7 @@ public struct ShopServices: Sendable {
     public init(products: any ProductService, baskets: any BasketService, favorites: any FavoritesService,
                 users: any UserService, addresses: any AddressService, orders: any OrderService, notes: any NoteService, shipments: any ShipmentService,
                 coupons: any CouponService, reviews: any ReviewService, currencies: any CurrencyService,
-                audit: any AuditService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
+                audit: any AuditService, history: any HistoryService, completions: (any CompletionSource)? = nil, clock: ShopClock) {
         self.products = products
         self.baskets = baskets
         self.favorites = favorites
@@ -41,6 +43,7 @@ public struct ShopServices: Sendable {
         self.reviews = reviews
         self.currencies = currencies
         self.audit = audit
+        self.history = history
         self.completions = completions
         self.clock = clock
     }

@@ -32,7 +32,7 @@ struct PostgresAuditService: AuditService {
         let offset = max(0, page.offset)
         let operatorName = filter.operatorName, entity = filter.entity?.rawValue, entityID = filter.entityID
         // The times are whole seconds: `until` takes in the whole of its last second.
-        let since = filter.since, until = filter.until, changeSet = filter.changeSet
+        let since = filter.since, until = filter.until, changeSet = filter.changeSet, afterID = filter.afterID
         try await database.forEachRow("listing the audit log", needs: .viewer, query: { _ in """
                 SELECT \(unescaped: Self.columns) FROM \(unescaped: source)
                 WHERE (\(operatorName)::text IS NULL OR operator = \(operatorName))
@@ -41,6 +41,7 @@ struct PostgresAuditService: AuditService {
                   AND (\(since)::timestamptz IS NULL OR at >= \(since)::timestamptz)
                   AND (\(until)::timestamptz IS NULL OR at < \(until)::timestamptz + interval '1 second')
                   AND (\(changeSet)::bigint IS NULL OR change_set = \(changeSet))
+                  AND (\(afterID)::bigint IS NULL OR id > \(afterID))
                 ORDER BY \(unescaped: terms)
                 LIMIT \(limit) OFFSET \(offset)
                 """ }) { row in

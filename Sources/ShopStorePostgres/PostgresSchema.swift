@@ -170,6 +170,7 @@ enum PostgresSchema {
         PostgresMigration(version: 14, name: "v14: addresses, shipments and notes", statements: PostgresAddressSchema.statements + PostgresShipmentSchema.statements),
         PostgresMigration(version: 15, name: "v15: coupons", statements: PostgresCouponSchema.statements),
         PostgresMigration(version: 16, name: "v16: reviews, barcodes and product details", statements: PostgresReviewSchema.statements),
+        PostgresMigration(version: 17, name: "v17: audit notifications; the history's start", statements: PostgresHistorySchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -148,6 +148,7 @@ public final class PostgresStore: ShopStore {
                      reviews: PostgresReviewService(database: database),
                      currencies: PostgresCurrencyService(database: database),
                      audit: PostgresAuditService(database: database),
+                     history: PostgresHistoryService(database: database),
                      completions: PostgresCompletionSource(database: database), clock: database.clock)
     }
 

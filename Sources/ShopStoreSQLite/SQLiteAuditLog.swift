@@ -69,6 +69,7 @@ struct SQLiteAuditService: AuditService {
             SQLConditions.add(condition, value, to: &conditions, &arguments)
         }
         SQLConditions.add("change_set = ?", filter.changeSet, to: &conditions, &arguments)
+        SQLConditions.add("id > ?", filter.afterID, to: &conditions, &arguments)
         let where_ = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Newest first unless a sort is asked for.
         let paging = try SQLPaging.clause(page, sortColumns: AuditListing.sortColumns, tieBreaker: page.sort.isEmpty ? "id DESC" : "id")

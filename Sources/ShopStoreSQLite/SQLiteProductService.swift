@@ -139,11 +139,14 @@ struct SQLiteProductService: ProductService {
             return try Row.fetchAll(db, sql: """
                 SELECT id, product_id, at, operator, change, balance, reason, order_id, note
                 FROM stock_ledger WHERE product_id = ? ORDER BY id
-                """, arguments: [product.id]).map { row in
-                StockMovement(id: row[0], productID: row[1], at: row[2], operatorName: row[3], change: row[4], balance: row[5],
-                              reason: row[6], orderID: row[7], note: row[8])
-            }
+                """, arguments: [product.id]).map(Self.movement)
         }
+    }
+
+    /// A stock ledger row (id, product_id, at, operator, change, balance, reason, order_id, note).
+    static func movement(_ row: Row) -> StockMovement {
+        StockMovement(id: row[0], productID: row[1], at: row[2], operatorName: row[3], change: row[4], balance: row[5],
+                      reason: row[6], orderID: row[7], note: row[8])
     }
 
     private func audit(_ change: AuditChange, _ db: Database) throws {

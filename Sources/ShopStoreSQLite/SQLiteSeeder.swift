@@ -159,6 +159,8 @@ extension SQLiteStore {
             let seeder = SQLiteSeeder(db: db, now: now)
             let seeded = try SQLiteStockContext.with(.opening, at: seeder.openingStamp, operator: "demo", in: db) { try body(seeder) }
             if seeder.keepsAddresses { try db.execute(sql: SeedOrderAddressSQL.copyDefaults) }
+            // Seeding is no operator's change: the log answers from the seeded shop on.
+            try seeder.setNote(SQLiteHistoryService.startKey, now)
             try db.execute(sql: Schema.refillSalesDays)
             for trigger in Schema.salesTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")

@@ -148,7 +148,8 @@ public final class SQLiteStore: ShopStore, Sendable {
                      shipments: SQLiteShipmentService(database: database, clock: clock),
                      coupons: SQLiteCouponService(database: database, clock: clock),
                      reviews: SQLiteReviewService(database: database, clock: clock), currencies: SQLiteCurrencyService(database: database, clock: clock),
-                     audit: SQLiteAuditService(database: database), completions: SQLiteCompletionSource(database: database), clock: clock)
+                     audit: SQLiteAuditService(database: database), history: SQLiteHistoryService(database: database),
+                     completions: SQLiteCompletionSource(database: database), clock: clock)
     }
 
     /// `shop` for `…/shop.sqlite`.

@@ -12,7 +12,7 @@ enum Schema {
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
-                                 "v11: coupons", "v12: reviews, barcodes and product details"]
+                                 "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -378,6 +378,13 @@ enum Schema {
                 CREATE INDEX reviews_by_product ON reviews(product_id, rating) WHERE hidden_reason IS NULL;
                 CREATE INDEX reviews_by_product_all ON reviews(product_id);
                 CREATE INDEX reviews_by_time ON reviews(created_at);
+                """)
+        }
+        // v13: from when the audit log holds every change (`--as-of` answers from then on): a store
+        // older than its log answers from this migration on; a new one from its seeding.
+        register(13) { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO shop_meta (key, value) VALUES ('\(SQLiteHistoryService.startKey)', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
                 """)
         }
         return migrator

@@ -54,10 +54,15 @@ extension AuditCommand {
         @Option(name: .customLong("change-set"), help: ArgumentHelp("Only the changes of this change set (one transaction's, e.g. a bulk update's).", valueName: "N"))
         var changeSet: Int64?
 
+        @Flag(help: "Then print each new entry that matches as it is written (at psql too), until Ctrl-C.")
+        var follow = false
+
         @OptionGroup var paging: PagingOptions
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
+            if follow { try FollowOutput.checkFormat(context.format(output), streamsRows: true) }
+            let lastSeen = follow ? try await context.services.history.lastAuditID() : 0
             var filter = AuditFilter(operatorName: try SelectionText.check(operatorName, for: "--operator"), changeSet: changeSet)
             filter.entity = entity
             filter.since = try since.map { text throws(ShopError) in try AuditFilter.moment(text, for: "--since", endOfDay: false) }
@@ -70,6 +75,15 @@ extension AuditCommand {
             try await context.list(columns: AuditRows.columns, tableView: AuditRows.tableView, options: output, page: page,
                                    emptyNote: "no audit entries match") { emit in
                 try await context.services.audit.listAudit(filter, page: page) { entry in try emit(AuditRows.cells(entry)) }
+            }
+            guard follow else { return }
+            let stream = try FollowOutput(columns: AuditRows.columns, options: output, context: context)
+            try await AuditFollower.follow(after: lastSeen, filter: filter, context: context) { entries in
+                for entry in entries {
+                    try stream.emit(row: AuditRows.cells(entry),
+                                    line: "#\(entry.id)  \(entry.time)  \(entry.operatorName)  \(entry.entity) \(entry.entityID) \(entry.action)  \(entry.summary)")
+                }
+                try stream.flush()
             }
         }
 

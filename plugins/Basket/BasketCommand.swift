@@ -39,14 +39,26 @@ extension BasketCommand {
 
         @OptionGroup var words: CustomerArguments<NoMoreWords>
 
+        @OptionGroup var asOf: AsOfOption
+        @Flag(help: "Then print each change as it happens (one JSON object per line with -o ndjson), until Ctrl-C.")
+        var follow = false
+
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
             let (user, _) = try words.resolve(in: context)
-            let basket = try await context.services.baskets.basket(user)
+            if follow, asOf.asOf != nil { throw ShopError.usage("--follow shows the basket from now on: it cannot start --as-of a past time") }
+            if follow { try FollowOutput.checkFormat(context.format(output), streamsRows: false) }
+            let moment = try await asOf.moment(in: context)
+            let lastSeen = follow ? try await context.services.history.lastAuditID() : 0
+            let basket = if let moment {
+                try await PastShop(services: context.services, moment: moment).basket(user)
+            } else {
+                try await context.services.baskets.basket(user)
+            }
             let display = try await context.moneyDisplay(currencyOption)
-            let quote = try basket.couponQuote(on: context.services.clock.day)
+            let quote = try basket.couponQuote(on: moment.flatMap { CalendarDay(iso: String($0.description.prefix(10))) } ?? context.services.clock.day)
             var view = NestedView(record: (BasketRows.showColumns(display), try BasketRows.showCells(basket, quote, display)),
                                   key: "lines",
                                   rows: (BasketRows.lineColumns(display), try basket.lines.map { try BasketRows.cells($0, display) }))
@@ -54,6 +66,7 @@ extension BasketCommand {
             try context.nested(view, options: output, tableView: BasketRows.lineTableView(display),
                                emptyNote: "the basket of \(basket.user.username) is empty",
                                flatNote: { try BasketRows.summary(basket, quote, display) })
+            if follow { try await BasketFollower(user: basket.user, display: display).run(after: lastSeen, output: output, context: context) }
         }
     }
 
@@ -278,11 +291,16 @@ extension BasketCommand {
         @Option(name: .customLong("min-total"), parsing: .unconditional, help: ArgumentHelp("Only baskets whose total is at least this (USD).", valueName: "amount"))
         var minTotal: String?
 
+        @Flag(help: "Then print a basket's row again each time it changes (emptied: 0 lines), until Ctrl-C.")
+        var follow = false
+
         @OptionGroup var paging: PagingOptions
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
+            if follow { try FollowOutput.checkFormat(context.format(output), streamsRows: true) }
+            let lastSeen = follow ? try await context.services.history.lastAuditID() : 0
             let cutoff = try idle.map { text throws(ShopError) in try IdleTime.parse(text, for: "--idle").before(Int64(time(nil))) }
             let minimum = try minTotal.map { text throws(ShopError) in try Money.parse(text, currency: .usd) }
             let page = try context.page(paging)
@@ -322,6 +340,30 @@ extension BasketCommand {
                 for basket in sorted.dropFirst(page.offset).prefix(page.limit ?? .max) {
                     try emit(try BasketRows.listCells(basket, display))
                 }
+            }
+            guard follow else { return }
+            let stream = try FollowOutput(columns: columns, options: output, context: context)
+            try await AuditFollower.follow(after: lastSeen, filter: AuditFilter(), context: context) { rows in
+                var touched: [Int64] = []
+                for row in rows {
+                    let userID = row.entity == AuditEntity.basket.rawValue ? Int64(row.entityID)
+                        : row.action == "checkout" ? row.after?["user"].flatMap { if case .integer(let id) = $0 { id } else { nil } } : nil
+                    if let userID, !touched.contains(userID) { touched.append(userID) }
+                }
+                guard !touched.isEmpty else { return }
+                var now: [Int64: BasketSummary] = [:]
+                try await context.services.baskets.listBaskets { if touched.contains($0.userID) { now[$0.userID] = $0 } }
+                for userID in touched {
+                    let basket = if let found = now[userID] { found } else {
+                        BasketSummary(userID: userID, username: (try? await context.services.users.user(String(userID)).username) ?? "",
+                                      lines: 0, items: 0, total: Money(minorUnits: 0, currency: .usd),
+                                      discountedTotal: Money(minorUnits: 0, currency: .usd), lastChange: rows.last?.time ?? "")
+                    }
+                    guard basket.lines == 0 || passes(basket) else { continue }
+                    try stream.emit(row: try BasketRows.listCells(basket, display),
+                                    line: "\(basket.username): \(basket.lines) lines, \(basket.items) items, \(basket.total) (\(basket.lastChange))")
+                }
+                try stream.flush()
             }
         }
     }

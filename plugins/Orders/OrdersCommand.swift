@@ -64,7 +64,12 @@ extension OrdersCommand {
         @OptionGroup var currencyOption: CurrencyOption
         @OptionGroup var output: OutputOptions
 
+        @Flag(help: "Then print an order's row again each time it is placed or changes (status, refunds), until Ctrl-C.")
+        var follow = false
+
         func run(in context: CommandContext) async throws {
+            if follow { try FollowOutput.checkFormat(context.format(output), streamsRows: true) }
+            let lastSeen = follow ? try await context.services.history.lastAuditID() : 0
             let filter = try filters.filter(today: try context.today())
             let page = try context.page(paging)
             let display = try await context.moneyDisplay(currencyOption)
@@ -74,6 +79,27 @@ extension OrdersCommand {
                 try await context.services.orders.listOrders(filter, page: page) { order in
                     try emit(try OrderRows.cells(order, display))
                 }
+            }
+            guard follow else { return }
+            let customer = try await filter.user.asyncMap { try await context.services.users.user($0).id }
+            let stream = try FollowOutput(columns: OrderRows.columns(display), options: output, context: context)
+            try await AuditFollower.follow(after: lastSeen, filter: AuditFilter(entity: .order), context: context) { rows in
+                var touched: [Int64] = []
+                for row in rows { if let id = Int64(row.entityID), !touched.contains(id) { touched.append(id) } }
+                for id in touched {
+                    guard let order = try? await context.services.orders.order(id) else { continue }
+                    // The filter, as the stores apply it.
+                    if let customer, order.userID != customer { continue }
+                    if let country = filter.country, order.shipTo?.country != country { continue }
+                    if let city = filter.city, order.shipTo?.city.lowercased() != city.lowercased() { continue }
+                    if let status = filter.status, order.status != status { continue }
+                    let day = String(order.createdAt.prefix(10))
+                    if let since = filter.since, day < since { continue }
+                    if let until = filter.until, day > until { continue }
+                    try stream.emit(row: try OrderRows.cells(order, display),
+                                    line: "order \(order.id)  \(order.customer)  \(order.status.rawValue)  \(order.discountedTotal)  (\(order.updatedAt))")
+                }
+                try stream.flush()
             }
         }
     }

@@ -62,8 +62,13 @@ struct ProductFilterOptions: ParsableArguments {
 /// Streams a product listing through the output layer; with a search text, ranked (best first,
 /// `score` a field `--fields` can ask for).
 func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions, currency: CurrencyOption,
-                  context: CommandContext) async throws {
+                  asOf: AsOfOption = AsOfOption(), context: CommandContext) async throws {
     let page = try context.page(paging)
+    let moment = try await asOf.moment(in: context)
+    if moment != nil {
+        if filter.search != nil { throw ShopError.usage("--as-of lists products by id: it cannot search (--search)") }
+        if !page.sort.isEmpty { throw ShopError.usage("--as-of lists products by id: it cannot --sort") }
+    }
     let display = try await context.moneyDisplay(currency)
     let searching = filter.search.map { !$0.isEmpty } ?? false
     let columns = ProductRows.columns(display, searching: searching)
@@ -76,6 +81,11 @@ func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: Paging
     var found = 0
     try await context.list(columns: columns, defaultFields: defaultFields, tableView: tableView,
                            options: output, page: page, emptyNote: emptyNote(filter)) { emit in
+        if let moment {
+            let past = try await PastShop(services: context.services, moment: moment).products(filter)
+            for product in past.dropFirst(page.offset).prefix(page.limit ?? Int.max) { try emit(ProductRows.cells(product, display)) }
+            return
+        }
         guard searching, let text = filter.search else {
             try await context.services.products.listProducts(filter, page: page) { product in
                 try emit(ProductRows.cells(product, display))
@@ -106,11 +116,12 @@ extension ProductsCommand {
 
         @OptionGroup var filters: ProductFilterOptions
         @OptionGroup var paging: PagingOptions
+        @OptionGroup var asOf: AsOfOption
         @OptionGroup var currency: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, context: context)
+            try await listProducts(try filters.filter(), output: output, paging: paging, currency: currency, asOf: asOf, context: context)
         }
     }
 

@@ -12,11 +12,16 @@ extension ProductsCommand {
         @Argument(help: "The product's id or SKU.", completion: .shop(.product))
         var product: String
 
+        @OptionGroup var asOf: AsOfOption
         @OptionGroup var currency: CurrencyOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
-            let found = try await context.services.products.product(product)
+            let found = if let moment = try await asOf.moment(in: context) {
+                try await PastShop(services: context.services, moment: moment).product(product)
+            } else {
+                try await context.services.products.product(product)
+            }
             let display = try await context.moneyDisplay(currency)
             try context.record(columns: ProductRows.columns(display), row: ProductRows.cells(found, display), options: output)
         }

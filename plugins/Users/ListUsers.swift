@@ -57,10 +57,16 @@ extension UsersCommand {
         @Flag(help: "Show the customer's whole card.")
         var all = false
 
+        @OptionGroup var asOf: AsOfOption
         @OptionGroup var output: OutputOptions
 
         func run(in context: CommandContext) async throws {
             let (reference, _) = try words.resolve(in: context)
+            if all, asOf.asOf != nil { throw ShopError.usage("--as-of shows the user's own fields: it cannot show the whole card (--all)") }
+            if let moment = try await asOf.moment(in: context) {
+                let user = try await PastShop(services: context.services, moment: moment).user(reference)
+                return try context.record(columns: UserRows.columns, row: UserRows.cells(user), options: output)
+            }
             guard all else {
                 let user = try await context.services.users.user(reference)
                 return try context.record(columns: UserRows.columns, row: UserRows.cells(user), options: output)

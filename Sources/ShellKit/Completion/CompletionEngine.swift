@@ -241,6 +241,8 @@ public struct CompletionEngine: Sendable {
             return plain(values, prefix: prefix, sorted: false)
         case .file(let extensions):
             return Self.paths(prefix: prefix, extensions: extensions, directoriesOnly: false).map { CompletionCandidate($0) }
+        case .time:
+            return plain(Self.pastMoments(now: Int64(Date().timeIntervalSince1970)), prefix: prefix, sorted: false)
         default:
             break
         }
@@ -284,7 +286,7 @@ public struct CompletionEngine: Sendable {
                 return try await source.couponCodes(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
             case .auditOperator:
                 return try await source.auditOperators(prefix: prefix, limit: limit).map { CompletionCandidate($0) }
-            case .none, .values, .file:
+            case .none, .values, .file, .time:
                 return []
             }
         } catch {
@@ -293,6 +295,15 @@ public struct CompletionEngine: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// What `--as-of` is offered: spans ago, the hour now and the day's start, today and the six
+    /// days before (HistoryMoment reads them all).
+    static func pastMoments(now: Int64) -> [String] {
+        let spans = ["15m", "1h", "2h", "6h", "12h", "1d", "2d", "3d", "1w"]
+        let hour = now - now % 3_600
+        let days = (0..<7).map { String(ShopClock.timestamp(now - Int64($0) * 86_400).prefix(10)) }
+        return spans + [ShopClock.timestamp(hour), String(ShopClock.timestamp(now).prefix(10)) + "T00:00:00Z"] + days
+    }
 
     func plain(_ values: [String], prefix: String, sorted: Bool = true) -> [CompletionCandidate] {
         var seen = Set<String>()

@@ -27,6 +27,8 @@ public enum CompletionKind: Sendable, Equatable {
     case currency
     /// An operator named in the audit log.
     case auditOperator
+    /// A past moment (`--as-of`): spans ago, today and the days before, the hour now.
+    case time
     /// A file path (only these extensions when not empty; directories always).
     case file(extensions: [String])
 }
@@ -36,6 +38,7 @@ extension CompletionKind {
     static let liveKinds: [(word: String, kind: CompletionKind)] = [
         ("none", .none), ("user", .user), ("customer", .customer), ("product", .product), ("order", .order),
         ("category", .category), ("coupon", .coupon), ("currency", .currency), ("operator", .auditOperator),
+        ("time", .time),
     ]
 
     /// The command argument-parser's `.shellCommand` completion carries for live kinds: it asks

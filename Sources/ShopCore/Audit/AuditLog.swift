@@ -85,9 +85,12 @@ public struct AuditFilter: Hashable, Sendable {
     public var until: String?
     /// Only the rows of this change set.
     public var changeSet: Int64?
+    /// Only rows with a greater id (what a follower has not read yet).
+    public var afterID: Int64?
 
     public init(operatorName: String? = nil, entity: AuditEntity? = nil, entityID: String? = nil,
-                since: String? = nil, until: String? = nil, changeSet: Int64? = nil) {
+                since: String? = nil, until: String? = nil, changeSet: Int64? = nil, afterID: Int64? = nil) {
+        self.afterID = afterID
         self.operatorName = operatorName
         self.entity = entity
         self.entityID = entityID
