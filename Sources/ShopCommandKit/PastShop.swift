@@ -120,6 +120,7 @@ public struct PastShop: Sendable {
         let customer = try await user(String(userID))
         var touching = try await rows(.basket, id: String(userID), afterMoment: false)
         touching += try await rows(.order).filter { ShopHistory.isBasketRow($0, userID: userID) }
+        touching += try await rows(.product).filter { $0.action == "delete" }
         touching.sort { $0.id > $1.id }
         let (lines, code) = ShopHistory.basket(userID: userID, current: now.lines, coupon: now.coupon?.coupon.terms.code,
                                                rows: touching, moment: moment)

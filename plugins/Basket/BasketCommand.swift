@@ -22,7 +22,7 @@ struct BasketCommand: ParsableCommand {
             Quantities are whole numbers from 1 to \(BasketLimits.maxQuantity).
             """,
         subcommands: [Show.self, Add.self, Set.self, Remove.self,
-                      Clear.self, Total.self, Coupon.self, Checkout.self, List.self])
+                      Clear.self, Total.self, Explain.self, Coupon.self, Checkout.self, List.self])
 }
 
 extension BasketCommand {

@@ -136,6 +136,10 @@ public enum ShopHistory {
             case ("basket", _):
                 guard case .integer(let productID)? = (row.before ?? row.after)?["product"] else { continue }
                 quantities[productID] = quantity(row.before)
+            case ("product", "delete"):
+                // The delete took the line with it (no basket row says so): as the log last left it.
+                guard let productID = Int64(row.entityID), let held = heldQuantity(productID, before: row, in: rows) else { continue }
+                quantities[productID] = held
             default:
                 continue
             }
@@ -149,6 +153,32 @@ public enum ShopHistory {
         let lines = quantities.map { PastLine(productID: $0.key, quantity: $0.value, addedAt: made[$0.key] ?? "") }
             .sorted { ($0.addedAt, $0.productID) < ($1.addedAt, $1.productID) }
         return (lines, coupon)
+    }
+
+    /// How many of `productID` the basket held just before `row` (a product's delete), as the
+    /// basket rows among `rows` (the customer's basket rows and checkouts, newest first) last left
+    /// it; nil: no line (or a checkout emptied the basket since), or none the log knows.
+    public static func heldQuantity(_ productID: Int64, before row: AuditEntry, in rows: [AuditEntry]) -> Int? {
+        for earlier in rows where earlier.id < row.id {
+            if earlier.entity == AuditEntity.order.rawValue, earlier.action == "checkout" { return nil }
+            guard earlier.entity == AuditEntity.basket.rawValue else { continue }
+            guard case .integer(let id)? = (earlier.after ?? earlier.before)?["product"], id == productID else { continue }
+            return quantity(earlier.after)
+        }
+        return nil
+    }
+
+    /// The price a product had when audit row `rowID` was written: the oldest of `rows` (its
+    /// rows, newest first) written after it that changed the price says what it was before;
+    /// none: `now`.
+    public static func price(atRow rowID: Int64, now: Money, rows: [AuditEntry]) -> Money {
+        var price = now
+        for row in rows where row.id > rowID && row.entity == AuditEntity.product.rawValue {
+            guard case .text(let text)? = row.before?["price"],
+                  let before = try? Money.parse(String(text.prefix { $0 != " " }), currency: now.currency) else { continue }
+            price = before
+        }
+        return price
     }
 
     /// Whether `row` touches customer `userID`'s basket (a line, its coupon, or its checkout).
