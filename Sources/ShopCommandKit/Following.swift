@@ -3,6 +3,7 @@
 // order, until Ctrl-C; and where a follow prints: a table follows with one line per change,
 // ndjson/csv/tsv with one row per change (flushed at once, so `| jq` sees it), json not at all.
 
+import Glibc
 import LineEditor
 import ShellKit
 import ShopCore
@@ -55,6 +56,7 @@ public enum AuditFollower {
     /// each row once, as the store signals them, until Ctrl-C (which ends it normally).
     public static func follow(after lastID: Int64, filter: AuditFilter, context: CommandContext,
                               _ body: ([AuditEntry]) async throws -> Void) async throws {
+        unblockEndingSignals()
         let signals = context.services.history.changeSignals()
         let (events, continuation) = AsyncThrowingStream<ChangeSignal, any Error>.makeStream()
         let pump = Task {
@@ -94,6 +96,16 @@ public enum AuditFollower {
             }
         }
     }
+}
+
+/// A follow runs until it is told to stop: a parent that started shopsh with SIGINT, SIGTERM or
+/// SIGHUP blocked (a test runner, some supervisors) must still reach it. Signals a parent set to
+/// be ignored (`&` in a script) stay ignored.
+func unblockEndingSignals() {
+    var ending = sigset_t()
+    sigemptyset(&ending)
+    for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&ending, number) }
+    pthread_sigmask(SIG_UNBLOCK, &ending, nil)
 }
 
 extension Optional {
