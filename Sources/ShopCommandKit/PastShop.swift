@@ -123,7 +123,8 @@ public struct PastShop: Sendable {
         touching += try await rows(.product).filter { $0.action == "delete" }
         touching.sort { $0.id > $1.id }
         let (lines, code) = ShopHistory.basket(userID: userID, current: now.lines, coupon: now.coupon?.coupon.terms.code,
-                                               rows: touching, moment: moment)
+                                               rows: touching, moment: moment,
+                                               historyStart: try await services.history.historyStart() ?? "")
         let products = Dictionary(try await products(ProductFilter(withLongFields: false)).map { ($0.id, $0) }) { first, _ in first }
         let basketLines = lines.compactMap { line -> BasketLine? in
             guard let product = products[line.productID] else { return nil }

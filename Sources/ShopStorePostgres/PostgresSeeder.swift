@@ -215,11 +215,13 @@ final class PostgresSeeder: ShopSeeder {
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """, logger: logger)
         }
-        // Seeding is no operator's change: the log answers from the seeded shop on.
-        try await connection.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO shop_meta (key, value) VALUES ('\(PostgresHistorySchema.startKey)', \(PostgresHistorySchema.nowText))
+        // Seeding is no operator's change: the log answers from the seeded shop on (the time its
+        // rows, basket lines among them, were stamped with).
+        let historyStart = PostgresHistorySchema.startKey
+        try await connection.query("""
+            INSERT INTO shop_meta (key, value) VALUES (\(historyStart), \(now))
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
-            """), logger: logger)
+            """, logger: logger)
         try await connection.query("DELETE FROM operation_in_progress WHERE xact = pg_current_xact_id()", logger: logger)
         return true
     }

@@ -127,6 +127,20 @@ struct CompletionTests {
 
     /// Title words complete to product ids, each line `ID<tab>TITLE` (the title fish and zsh show
     /// beside the id), the title the product's own.
+    @Test func asOfCompletesSpansAgoAndTheLastDays() throws {
+        let sandbox = try ShopshSandbox()
+        let offered = try sandbox.run(["__complete", "basket", "show", "emilys", "--as-of", ""]).stdout.split(separator: "\n").map(String.init)
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        for expected in ["1h", "2h", "1d", "3d", "1w", today] { #expect(offered.contains(expected), "\(offered)") }
+        let days = try sandbox.run(["__complete", "products", "list", "--as-of", today]).stdout.split(separator: "\n")
+        #expect(!days.isEmpty && days.allSatisfy { $0.hasPrefix(today) }, "\(days)")
+        // What Tab offers, the option takes (a day of the last week may be before this new shop's log).
+        for candidate in offered where !candidate.hasPrefix("20") || candidate.hasPrefix(today + "T") {
+            let shown = try sandbox.run(["-c", "products show 1 --as-of \(candidate) -o json"])
+            #expect(shown.status == 0 || shown.stderr.contains("the audit log answers from"), "\(candidate): \(shown.stderr)")
+        }
+    }
+
     @Test func completeCommandDescribesProductsFoundByTitleWords() throws {
         let sandbox = try Self.demoSandbox()
         let lines = try sandbox.run(["__complete", "basket", "add", "emilys", "ipho"]).stdout.split(separator: "\n")

@@ -358,4 +358,40 @@ struct FailoverTests {
         #expect(write.status == 1)
         #expect(write.stderr.split(separator: "\n").count == 1 && write.stderr.contains("hot standby"), "\(write.stderr)")
     }
+
+    /// `--follow` across a failover (issue 39): the follower listens again on the new primary and
+    /// says so on stderr; every basket row the log has from its start on is printed once, those
+    /// written while it was away included.
+    @Test func aFollowerAcrossAFailoverMissesNothingAndSaysItMoved() throws {
+        let sandbox = try ShopshSandbox()
+        let before = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
+        let follower = try BackgroundShopsh(sandbox, ["--store", uri, "-c", "audit list --entity basket --follow -o ndjson --limit 0"],
+                                            name: "failover-follower")
+        defer { follower.stop() }
+        Thread.sleep(forTimeInterval: 1.5)
+        let oldPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
+        let lines = (0..<400).map { "basket add michaelw \(1 + $0 % 10)" }.joined(separator: "\n") + "\n"
+        let script = try sandbox.file("writes.shop", lines)
+        let failedOver = DispatchSemaphore(value: 0)
+        let failoverError = StatusList()
+        Thread {
+            Thread.sleep(forTimeInterval: 1)
+            do { _ = try TestFormation.failover() } catch { failoverError.append("\(error)") }
+            failedOver.signal()
+        }.start()
+        _ = try sandbox.run(["--store", uri, "--reconnect-timeout", "60", "--continue-on-error", "-f", script], stdinData: Data(), timeLimit: 300)
+        failedOver.wait()
+        #expect(failoverError.values.isEmpty, "\(failoverError.values)")
+        let newPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
+        #expect(newPrimary != oldPrimary)
+        let written = try CommandLineClient.psql(uri, schema: nil, "SELECT id FROM audit_log WHERE entity = 'basket' AND id > \(before) ORDER BY id")
+            .split(separator: "\n").compactMap { Int($0) }
+        let last = try #require(written.last, "the writer wrote")
+        #expect(follower.wait(seconds: 90) { $0.contains("\"id\":\(last),") }, "the follower reached #\(last): \(follower.errors)")
+        #expect(follower.stop(), "Ctrl-C ends the follower")
+        let seen = try ndjsonObjects(follower.output).compactMap { $0["id"] as? Int }
+        #expect(Set(seen).count == seen.count, "no row twice")
+        #expect(seen == written, "every row once, in order (\(seen.count) seen, \(written.count) written)")
+        #expect(follower.errors.contains("following on the new primary \(newPrimary)"), "\(follower.errors)")
+    }
 }

@@ -32,6 +32,7 @@ import TestSupport
         ("reviews delete", "reviews delete 2 --yes"),
         ("basket show", "basket show emilys"),
         ("basket total", "basket total emilys"),
+        ("basket explain", "basket explain emilys"),
         ("basket add", "basket add emilys 5 --qty 2"),
         ("basket set", "basket set emilys 5 3"),
         ("audit revert", "audit revert LAST_AUDIT_ROW --yes"),   // the basket set just above

@@ -16,6 +16,8 @@ import Testing
         ("basket show 1 --currency EUR --no-header", "basket show 9 --currency JPY --no-header"),
         ("basket remove 1 2", "basket remove emily.johnson@x.dummyjson.com 30"),
         ("basket total 3 --format=csv", "basket total 4 --format=json"),
+        ("basket explain 3 --format=csv", "basket explain emilys --format=json"),
+        ("basket show 3 --as-of 2h", "basket show emilys --as-of 2026-11-27"),
         ("basket coupon 1 SUMMER", "basket coupon emilys bf-7kq2"),
         ("basket coupon 1 --remove", "basket coupon emilys --remove"),
         ("basket checkout 1 --without-coupon", "basket checkout emilys --without-coupon"),

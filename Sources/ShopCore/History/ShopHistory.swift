@@ -109,16 +109,17 @@ public enum ShopHistory {
     public struct PastLine: Hashable, Sendable {
         public var productID: Int64
         public var quantity: Int
-        /// When the line was made; "" when that is older than the log (such lines come first).
+        /// When the line was made (the log's start when that is older than the log).
         public var addedAt: String
     }
 
     /// What a basket held at the moment: `current` (its lines now, oldest first) with `rows`
     /// rolled back. `rows` are every row of the customer's basket and every checkout of theirs,
     /// newest first, before and after the moment (the ones before tell when a line was made);
-    /// `moment` is the last second that counts. Also the coupon it carried.
+    /// `moment` is the last second that counts. A line no row made is as old as the log
+    /// (`historyStart`: a seeded line's time). Also the coupon it carried.
     public static func basket(userID: Int64, current: [BasketLine], coupon: String?, rows: [AuditEntry],
-                              moment: HistoryMoment) -> (lines: [PastLine], coupon: String?) {
+                              moment: HistoryMoment, historyStart: String = "") -> (lines: [PastLine], coupon: String?) {
         let end = moment.description
         var quantities: [Int64: Int] = [:]
         for line in current { quantities[line.productID] = line.quantity }
@@ -150,7 +151,7 @@ public enum ShopHistory {
             guard case .integer(let productID)? = row.after?["product"], made[productID] == nil else { continue }
             made[productID] = row.time
         }
-        let lines = quantities.map { PastLine(productID: $0.key, quantity: $0.value, addedAt: made[$0.key] ?? "") }
+        let lines = quantities.map { PastLine(productID: $0.key, quantity: $0.value, addedAt: made[$0.key] ?? historyStart) }
             .sorted { ($0.addedAt, $0.productID) < ($1.addedAt, $1.productID) }
         return (lines, coupon)
     }
