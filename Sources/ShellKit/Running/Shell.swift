@@ -163,9 +163,11 @@ public final class Shell: ShellHost, @unchecked Sendable {
         return outcome
     }
 
-    /// Whether `words` run `watch`, which redraws the screen round after round: its output
-    /// goes to the terminal as it comes, never to the pager.
+    /// Whether `words` run `watch`, which redraws the screen round after round, or follow the
+    /// shop as it changes (`--follow`, until Ctrl-C): their output goes to the terminal as it
+    /// comes, never to the pager.
     func drawsItsOwnScreen(_ words: [String]) -> Bool {
+        if words.contains("--follow") { return true }
         guard let name = words.first, let type = parser.commandType(named: name) else { return false }
         return ObjectIdentifier(type) == ObjectIdentifier(WatchCommand.self)
     }

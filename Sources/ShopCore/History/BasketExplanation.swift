@@ -61,7 +61,9 @@ public struct BasketExplanation: Hashable, Sendable {
             let price = addedRow.map { ShopHistory.price(atRow: $0.id, now: line.unitPrice, rows: productRows[line.productID] ?? []) }
                 ?? line.unitPrice
             var problem: String?
-            if let stock = line.stock, line.quantity > stock {
+            if line.quantity > BasketLimits.maxQuantity {
+                problem = "more than \(BasketLimits.maxQuantity) a line"
+            } else if let stock = line.stock, line.quantity > stock {
                 problem = stock == 0 ? "out of stock" : "only \(stock) in stock"
             }
             lines.append(ExplainedLine(productID: line.productID, sku: line.sku, title: line.title, quantity: line.quantity,
@@ -82,6 +84,7 @@ public struct BasketExplanation: Hashable, Sendable {
         var reasons: [String] = []
         if basket.user.status != .active { reasons.append("the customer is disabled") }
         if basket.lines.isEmpty { reasons.append("the basket is empty") }
+        if basket.lines.count > BasketLimits.maxLines { reasons.append("more than \(BasketLimits.maxLines) lines") }
         for line in lines where line.priceNow != nil {
             if let problem = line.problem { reasons.append("\(line.sku) (\(line.title)): wanted \(line.quantity), \(problem)") }
         }
