@@ -35,7 +35,14 @@ package enum PostgresHistorySchema {
             CREATE TRIGGER shopsh_audit_notify AFTER INSERT ON audit_log REFERENCING NEW TABLE AS new_rows
             FOR EACH STATEMENT EXECUTE FUNCTION shopsh_audit_notify()
             """,
-            "INSERT INTO shop_meta (key, value) VALUES ('\(startKey)', \(nowText)) ON CONFLICT (key) DO NOTHING",
+            // Not an operator's change: no audit row (an operation in progress records itself).
+            """
+            DO $do$ BEGIN
+                INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
+                INSERT INTO shop_meta (key, value) VALUES ('\(startKey)', \(nowText)) ON CONFLICT (key) DO NOTHING;
+                DELETE FROM operation_in_progress WHERE xact = pg_current_xact_id();
+            END $do$
+            """,
         ]
     }
 }

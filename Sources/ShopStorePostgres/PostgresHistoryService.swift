@@ -60,19 +60,7 @@ struct PostgresHistoryService: HistoryService {
 
     func changeSignals() -> AsyncThrowingStream<ChangeSignal, any Error> {
         let database = self.database
-        return AsyncThrowingStream { continuation in
-            let listener = Task {
-                do {
-                    try await Self.listen(database, continuation)
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in listener.cancel() }
-        }
+        return ChangeSignal.stream { continuation in try await Self.listen(database, continuation) }
     }
 
     /// Listens until cancelled; after a lost connection, connects again (for up to

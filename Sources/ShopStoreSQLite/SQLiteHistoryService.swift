@@ -35,26 +35,16 @@ struct SQLiteHistoryService: HistoryService {
 
     func changeSignals() -> AsyncThrowingStream<ChangeSignal, any Error> {
         let service = self
-        return AsyncThrowingStream { continuation in
-            let watcher = Task {
-                do {
-                    var last = try await service.lastAuditID()
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: Self.pollInterval)
-                        let now = try await service.lastAuditID()
-                        if now != last {
-                            continuation.yield(.changed(from: now > last ? last + 1 : nil))
-                            last = now
-                        }
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        return ChangeSignal.stream { continuation in
+            var last = try await service.lastAuditID()
+            while !Task.isCancelled {
+                try await Task.sleep(for: Self.pollInterval)
+                let now = try await service.lastAuditID()
+                if now != last {
+                    continuation.yield(.changed(from: now > last ? last + 1 : nil))
+                    last = now
                 }
             }
-            continuation.onTermination = { _ in watcher.cancel() }
         }
     }
 }

@@ -6,6 +6,7 @@
 // product; a viewer follows and looks back with personal data masked.
 
 import Foundation
+import StoreContract
 import Testing
 
 // MARK: - A shopsh process left running
@@ -63,17 +64,8 @@ final class BackgroundShopsh {
     deinit { if process.isRunning { process.terminate() } }
 }
 
-/// A small deterministic generator, so a failing run can be replayed.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+extension SeededGenerator {
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
 }
 
@@ -98,7 +90,7 @@ func waitForSecondAfter(_ second: Int) {
         defer { follower.stop() }
         #expect(follower.wait { $0.contains("\n") }, "the follower printed the basket first: \(follower.errors)")
         // The writer: 200 changes to emilys' basket, from shopsh; on PostgreSQL every tenth at psql.
-        var random = SplitMix(state: 39)
+        var random = SeededGenerator(state: 39)
         let products = [1, 2, 3, 5, 8, 13, 21, 34]
         var commands: [String] = []
         for _ in 0..<200 {
@@ -191,7 +183,7 @@ func waitForSecondAfter(_ second: Int) {
 
     @Test func asOfEachOf20InstantsGivesBackWhatWasPrinted() throws {
         let sandbox = try ShopshSandbox()
-        var random = SplitMix(state: 2026)
+        var random = SeededGenerator(state: 2026)
         var products = Array(1...60)
         let held = [113, 122, 138, 162]   // emilys' demo basket: a product in it is never deleted here
         var recorded: [(instant: String, products: String, basket: String, user: String)] = []

@@ -62,9 +62,9 @@ struct ProductFilterOptions: ParsableArguments {
 /// Streams a product listing through the output layer; with a search text, ranked (best first,
 /// `score` a field `--fields` can ask for).
 func listProducts(_ filter: ProductFilter, output: OutputOptions, paging: PagingOptions, currency: CurrencyOption,
-                  asOf: AsOfOption = AsOfOption(), context: CommandContext) async throws {
+                  asOf: AsOfOption? = nil, context: CommandContext) async throws {
     let page = try context.page(paging)
-    let moment = try await asOf.moment(in: context)
+    let moment = try await asOf?.moment(in: context)
     if moment != nil {
         if filter.search != nil { throw ShopError.usage("--as-of lists products by id: it cannot search (--search)") }
         if !page.sort.isEmpty { throw ShopError.usage("--as-of lists products by id: it cannot --sort") }

@@ -77,31 +77,19 @@ public enum AuditRevert {
         if !force, let field = recorded.fieldNames.first(where: { now[$0] != recorded[$0] }) {
             throw .conflict("product \(current.id) (\(current.sku)) changed since #\(row): its \(field) is \((now[field] ?? .null).summary), #\(row) left \((recorded[field] ?? .null).summary); nothing was changed (--force reverts anyway)")
         }
-        var changes = ProductChanges()
-        for (field, value) in restore.fields {
-            switch (field, value) {
-            case ("sku", .text(let text)): changes.sku = text
-            case ("title", .text(let text)): changes.title = text
-            case ("description", .text(let text)): changes.description = text
-            case ("category", .text(let text)): changes.category = text
-            case ("brand", .text(let text)): changes.brand = text
-            case ("brand", .null): changes.brand = ""
-            case ("price", .text(let text)): changes.price = try Money.parse(String(text.prefix { $0 != " " }), currency: .usd)
-            case ("discount", .text(let text)): changes.discount = try Percentage.parse(text)
-            case ("stock", .integer(let units)) where Int(exactly: units) != nil:
-                changes.stock = Int(exactly: units)
-            case ("barcode", .text(let text)): changes.barcode = text
-            case ("barcode", .null): changes.barcode = ""
-            case ("details", .text(let json)): changes.details = ProductDetails(storedJSON: json)
-            default:
-                throw .invalidInput("#\(row) recorded product \(current.id)'s \(field) as \(value.summary), which a revert cannot set back")
-            }
+        var restored = current
+        if let field = ShopHistory.apply(restore, to: &restored).first {
+            throw .invalidInput("#\(row) recorded product \(current.id)'s \(field) as \((restore[field] ?? .null).summary), which a revert cannot set back")
         }
-        // Only what differs from now.
-        let edit = ProductEdit(sku: changes.sku, title: changes.title, description: changes.description, category: changes.category,
-                               brand: changes.brand, price: changes.price.map(PriceEdit.set),
-                               discount: changes.discount.map(DiscountEdit.set), stock: changes.stock.map(StockChange.set),
-                               barcode: changes.barcode, details: changes.details.map(ProductDetailEdit.init(replacingWith:)) ?? ProductDetailEdit())
+        // Only the fields the row names, and of those only what differs from now.
+        let names = Set(restore.fieldNames)
+        func named<T>(_ field: String, _ value: T) -> T? { names.contains(field) ? value : nil }
+        let edit = ProductEdit(sku: named("sku", restored.sku), title: named("title", restored.title),
+                               description: named("description", restored.description), category: named("category", restored.category),
+                               brand: named("brand", restored.brand ?? ""), price: named("price", PriceEdit.set(restored.price)),
+                               discount: named("discount", DiscountEdit.set(restored.discount)),
+                               stock: named("stock", StockChange.set(restored.stock)), barcode: named("barcode", restored.barcode ?? ""),
+                               details: named("details", ProductDetailEdit(replacingWith: restored.details)) ?? ProductDetailEdit())
         return ProductChangePlan(before: current, changes: try edit.changes(for: current))
     }
 

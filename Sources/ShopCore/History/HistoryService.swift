@@ -24,3 +24,25 @@ public protocol HistoryService: Sendable {
     /// Signals that the log has grown, until the consumer stops iterating (Ctrl-C).
     func changeSignals() -> AsyncThrowingStream<ChangeSignal, any Error>
 }
+
+extension ChangeSignal {
+    /// A stream of signals that `produce` yields on a task of its own; the stream ends when it
+    /// returns (or throws), and the task is cancelled when the consumer stops listening.
+    public static func stream(
+        _ produce: @escaping @Sendable (AsyncThrowingStream<ChangeSignal, any Error>.Continuation) async throws -> Void
+    ) -> AsyncThrowingStream<ChangeSignal, any Error> {
+        AsyncThrowingStream { continuation in
+            let producer = Task {
+                do {
+                    try await produce(continuation)
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in producer.cancel() }
+        }
+    }
+}

@@ -71,8 +71,12 @@ public enum ShopHistory {
         return product
     }
 
-    /// Sets the fields a row recorded on `product` (values it cannot read are left as they are).
-    static func apply(_ fields: AuditFields, to product: inout Product) {
+    /// Sets the fields a row recorded on `product` (the one reading of a product's audited
+    /// values, for `--as-of` and `audit revert`); returns the names of those it cannot read,
+    /// which are left as they are.
+    @discardableResult
+    public static func apply(_ fields: AuditFields, to product: inout Product) -> [String] {
+        var unread: [String] = []
         for (name, value) in fields.fields {
             switch (name, value) {
             case ("sku", .text(let text)): product.sku = text
@@ -82,24 +86,31 @@ public enum ShopHistory {
             case ("brand", .text(let text)): product.brand = text
             case ("brand", .null): product.brand = nil
             case ("price", .text(let text)):
-                if let price = try? Money.parse(String(text.prefix { $0 != " " }), currency: .usd) { product.price = price }
+                guard let price = try? Money.parse(String(text.prefix { $0 != " " }), currency: .usd) else { unread.append(name); continue }
+                product.price = price
             case ("discount", .text(let text)):
-                if let discount = try? Percentage.parse(text) { product.discount = discount }
+                guard let discount = try? Percentage.parse(text) else { unread.append(name); continue }
+                product.discount = discount
             case ("stock", .integer(let units)):
-                if let units = Int(exactly: units) { product.stock = units }
+                guard let units = Int(exactly: units) else { unread.append(name); continue }
+                product.stock = units
             case ("rating", .text(let text)):
-                if let value = ExactDecimal.parse(text, maxScale: 2), let hundredths = Int(exactly: value.units) {
-                    product.rating = Rating(hundredths: hundredths)
+                guard let value = ExactDecimal.parse(text, maxScale: 2), let hundredths = Int(exactly: value.units) else {
+                    unread.append(name)
+                    continue
                 }
+                product.rating = Rating(hundredths: hundredths)
             case ("tags", .list(let tags)): product.tags = tags
             case ("minimum_order_quantity", .integer(let units)):
-                if let units = Int(exactly: units) { product.minimumOrderQuantity = units }
+                guard let units = Int(exactly: units) else { unread.append(name); continue }
+                product.minimumOrderQuantity = units
             case ("barcode", .text(let text)): product.barcode = text
             case ("barcode", .null): product.barcode = nil
             case ("details", .text(let json)): product.details = ProductDetails(storedJSON: json)
-            default: continue
+            default: unread.append(name)
             }
         }
+        return unread
     }
 
     // MARK: - Baskets
