@@ -3,7 +3,8 @@
 // - Every statement that writes audit rows (shopsh's own, or anyone's at psql: the audit triggers
 //   see every change) notifies `shopsh_audit_<md5 of the schema>` with its first and last id
 //   (`12 15`), delivered at commit: a follower is told at once and reads the rows it may see.
-//   Ids only, never data: a viewer reads them masked.
+//   Ids only, never data: a viewer reads them masked. Commits that notify take one lock in turn
+//   (PostgreSQL's notification queue), so the trigger lifts the transaction's lock_timeout.
 // - `shop_meta.history_since`: from when the log answers `--as-of` (a store older than this
 //   migration, from the migration on; a seeded store, from its seeding).
 
@@ -26,6 +27,11 @@ package enum PostgresHistorySchema {
             """
             CREATE FUNCTION shopsh_audit_notify() RETURNS trigger LANGUAGE plpgsql AS $body$
             BEGIN
+                -- A notifying transaction takes the notification queue's lock at commit, a lock
+                -- like any other: a lock_timeout that a one-call function set for its own row
+                -- locks would otherwise abort the commit when another one holds it. The functions
+                -- set their timeout again on each call.
+                PERFORM set_config('lock_timeout', '0', true);
                 PERFORM pg_notify(\(channelExpression), (SELECT min(id)::text || ' ' || max(id)::text FROM new_rows));
                 RETURN NULL;
             END

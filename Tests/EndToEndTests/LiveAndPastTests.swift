@@ -50,8 +50,9 @@ final class BackgroundShopsh {
     /// it within 5 seconds each (it is killed then).
     @discardableResult
     func stop() -> Bool {
-        for signal in [SIGINT, SIGTERM] where process.isRunning {
-            kill(process.processIdentifier, signal)
+        // Process's own interrupt() and terminate() (SIGINT, SIGTERM) never signal a pid it has reaped.
+        for send in [process.interrupt, process.terminate] where process.isRunning {
+            send()
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         }
