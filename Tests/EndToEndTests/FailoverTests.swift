@@ -384,6 +384,10 @@ struct FailoverTests {
         #expect(failoverError.values.isEmpty, "\(failoverError.values)")
         let newPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
         #expect(newPrimary != oldPrimary)
+        // Changes on the new primary, after the failover: the follower must be listening there.
+        let after = try sandbox.file("after.shop", (0..<20).map { "basket add michaelw \(11 + $0 % 5)" }.joined(separator: "\n") + "\n")
+        let afterRun = try sandbox.run(["--store", uri, "--reconnect-timeout", "60", "-f", after], stdinData: Data(), timeLimit: 120)
+        #expect(afterRun.status == 0, "\(afterRun.stderr)")
         let written = try CommandLineClient.psql(uri, schema: nil, "SELECT id FROM audit_log WHERE entity = 'basket' AND id > \(before) ORDER BY id")
             .split(separator: "\n").compactMap { Int($0) }
         let last = try #require(written.last, "the writer wrote")
