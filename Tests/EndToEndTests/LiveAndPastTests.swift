@@ -6,7 +6,7 @@
 // product; a viewer follows and looks back with personal data masked.
 
 import Foundation
-import StoreContract
+import ShopCore
 import Testing
 
 // MARK: - A shopsh process left running
@@ -65,7 +65,7 @@ final class BackgroundShopsh {
     deinit { if process.isRunning { process.terminate() } }
 }
 
-extension SeededGenerator {
+extension SplitMix64 {
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
 }
@@ -91,7 +91,7 @@ func waitForSecondAfter(_ second: Int) {
         defer { follower.stop() }
         #expect(follower.wait { $0.contains("\n") }, "the follower printed the basket first: \(follower.errors)")
         // The writer: 200 changes to emilys' basket, from shopsh; on PostgreSQL every tenth at psql.
-        var random = SeededGenerator(state: 39)
+        var random = SplitMix64(seed: 39)
         let products = [1, 2, 3, 5, 8, 13, 21, 34]
         var commands: [String] = []
         for _ in 0..<200 {
@@ -184,7 +184,7 @@ func waitForSecondAfter(_ second: Int) {
 
     @Test func asOfEachOf20InstantsGivesBackWhatWasPrinted() throws {
         let sandbox = try ShopshSandbox()
-        var random = SeededGenerator(state: 2026)
+        var random = SplitMix64(seed: 2026)
         var products = Array(1...60)
         let held = [113, 122, 138, 162]   // emilys' demo basket: a product in it is never deleted here
         var recorded: [(instant: String, products: String, basket: String, user: String)] = []

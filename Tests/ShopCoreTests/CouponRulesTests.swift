@@ -99,7 +99,7 @@ import Testing
     /// 5,000 random baskets × coupons: the discount, each line's part and the order's total equal
     /// the Decimal model's to the cent, and the parts add up to the discount exactly.
     @Test func randomBasketsMatchDecimalArithmetic() throws {
-        var random = SeededGenerator(state: 36)
+        var random = SplitMix64(seed: 36)
         for round in 0..<5_000 {
             let count = Int.random(in: 1...12, using: &random)
             var lines: [BasketLine] = []

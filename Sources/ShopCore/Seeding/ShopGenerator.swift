@@ -90,7 +90,7 @@ public enum ShopGenerator {
 }
 
 /// A small, fast, seedable random generator (SplitMix64), so a seed always gives the same shop.
-public struct SplitMix64 {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
