@@ -16,11 +16,14 @@ public enum ShopError: Error, Equatable, Sendable, CustomStringConvertible {
     case system(String)
     /// The operator pressed Ctrl-C.
     case interrupted
+    /// Not a failure: the change was kept, but its answer was lost with its connection (a broken
+    /// COMMIT, looked up afterwards). The shell says so in one line and goes on as after success.
+    case keptWithoutAnswer(String)
 
     public var message: String {
         switch self {
         case .invalidInput(let text), .notFound(let text), .conflict(let text),
-             .usage(let text), .storage(let text), .system(let text):
+             .usage(let text), .storage(let text), .system(let text), .keptWithoutAnswer(let text):
             return text
         case .interrupted:
             return "interrupted"

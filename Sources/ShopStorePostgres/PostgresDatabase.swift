@@ -131,27 +131,32 @@ struct PostgresDatabase: Sendable {
     /// the caller's step-by-step path (a transaction of several statements) runs instead. In a
     /// run, `body` runs in a savepoint of the run's transaction: a refusal undoes only its own
     /// statement, and the run goes on as it does after a step-by-step command's refusal.
-    /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown,
-    /// and the error says so. The operation names the change and the least role that may make it.
+    /// Outside a run, a connection that breaks while the statement runs leaves its outcome unknown
+    /// until its receipt is looked up (PostgresExactlyOnce). The operation names the change and the least role that may make it.
+    /// `body` gets the SQL condition that keeps the change's receipt (PostgresExactlyOnce), to
+    /// hold true in its statement exactly when it changes something (`true` in a run).
     func change<T: Sendable>(_ operation: ShopOperation,
-                             _ body: (PostgresConnection) async throws -> T) async throws(ShopError) -> T? {
+                             _ body: (PostgresConnection, _ keepingReceipt: String) async throws -> T) async throws(ShopError) -> T? {
         let what = operation.doing, needs = operation.leastRole
         if let run {
             do {
                 let leased = try run.connectionInTransaction()
-                return try await watching(leased) { try await run.inSavepoint(body) }
+                return try await watching(leased) { try await run.inSavepoint { try await body($0, CommandReceipt.keeping(nil)) } }
             } catch {
                 throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
+        let receipt = CommandReceipt.next()
         do {
-            return try await followingFailover {
+            return try await exactlyOnce(receipt) { try await followingFailover {
                 try await onLeased { leased in
                     let readyBefore = leased.ready.readyCount
                     let value: T
                     do {
-                        value = try await body(leased.connection)
-                    } catch let error as PSQLError where error.serverInfo == nil {
+                        value = try await body(leased.connection, CommandReceipt.keeping(receipt))
+                    } catch let error as PSQLError where error.serverInfo == nil || error.serverInfo?[.sqlState]?.hasPrefix("57P") == true {
+                        // The statement commits by itself: a connection that broke, or a session
+                        // the server ended, meanwhile may have kept it (PostgresExactlyOnce asks).
                         throw PostgresErrors.CommitFailed(underlying: error)
                     }
                     // The statement's answer (its rows, CommandComplete) comes before its implicit
@@ -165,7 +170,7 @@ struct PostgresDatabase: Sendable {
                     }
                     return value
                 }
-            }
+            } }
         } catch {
             if let state = PostgresErrors.sqlState(error), PostgresRefusal(rawValue: state) == nil,
                state != PostgresErrors.queryCanceled, !state.hasPrefix("57P"),
@@ -207,7 +212,7 @@ struct PostgresDatabase: Sendable {
                 let leased = try run.connectionInTransaction()
                 return try await watching(leased) {
                     try await run.inSavepoint { connection in
-                        try await Self.name(action, on: connection, logger: logger)
+                        try await Self.name(action, receipt: nil, on: connection, logger: logger)
                         return try await body(connection)
                     }
                 }
@@ -215,14 +220,18 @@ struct PostgresDatabase: Sendable {
                 throw PostgresErrors.shopError(error, doing: what, session: session, needs: needs, writing: true)
             }
         }
+        // A change keeps a receipt, so that a broken COMMIT is looked up (PostgresExactlyOnce).
+        let receipt = action == nil ? nil : CommandReceipt.next()
         do {
-            return try await Self.retrying(Self.retryableStates) {
-                try await followingFailover {
-                    try await connections.withConnection { leased in
-                        try await watching(leased) {
-                            try await Self.inTransaction(leased.connection, logger: logger) { connection in
-                                try await Self.name(action, on: connection, logger: logger)
-                                return try await body(connection)
+            return try await exactlyOnce(receipt) {
+                try await Self.retrying(Self.retryableStates) {
+                    try await followingFailover {
+                        try await connections.withConnection { leased in
+                            try await watching(leased) {
+                                try await Self.inTransaction(leased.connection, logger: logger) { connection in
+                                    try await Self.name(action, receipt: receipt, on: connection, logger: logger)
+                                    return try await body(connection)
+                                }
                             }
                         }
                     }
@@ -250,12 +259,13 @@ struct PostgresDatabase: Sendable {
 
     /// Tells the server's audit triggers (PostgresServerRules) which command makes the changes that
     /// follow in this transaction, and shopsh's word for them, through `shopsh_name_command`
-    /// (PostgresHardeningSchema: kept where only the store's owner writes, for this transaction).
-    static func name(_ action: String?, on connection: PostgresConnection, logger: Logger) async throws {
+    /// (PostgresHardeningSchema: kept where only the store's owner writes, for this transaction),
+    /// and keeps the change's receipt with it (PostgresExactlyOnce), when it has one.
+    static func name(_ action: String?, receipt: CommandReceipt?, on connection: PostgresConnection, logger: Logger) async throws {
         guard let action else { return }
         let command = AuditContext.current?.command ?? ""
         _ = try await connection.query("""
-            SELECT shopsh_name_command(\(command), \(action))
+            SELECT shopsh_name_command(\(command), \(action)) WHERE \(unescaped: CommandReceipt.keeping(receipt))
             """, logger: logger).collect()
     }
 

@@ -162,8 +162,8 @@ enum PostgresErrors {
         return "\(error)"
     }
 
-    /// A change whose connection broke while it was committing (a failover, a server that died):
-    /// one line naming the command, since nobody knows whether the server kept it.
+    /// A change whose connection broke while it was committing (a failover, a server that died)
+    /// and that kept no receipt to look up (PostgresExactlyOnce): one line naming the command.
     static var outcomeUnknown: ShopError {
         let command = AuditContext.current.map { " (\($0.command))" } ?? ""
         return .storage("the connection to the PostgreSQL server broke while committing\(command): the change may or may not have been kept; look before running it again")
@@ -172,12 +172,7 @@ enum PostgresErrors {
     /// The error that caused `error`: what a transaction's body, BEGIN or COMMIT threw.
     static func innermost(_ error: any Error) -> any Error {
         if let failed = error as? CommitFailed {
-            if failed.underlying is PostgresDatabase.ClosedBeforeCommit { return outcomeUnknown }
-            if let psql = failed.underlying as? PSQLError,
-               psql.serverInfo == nil || psql.serverInfo?[.sqlState]?.hasPrefix("57P") == true {
-                return outcomeUnknown
-            }
-            return innermost(failed.underlying)
+            return isUnknown(failed) ? outcomeUnknown : innermost(failed.underlying)
         }
         if let transaction = error as? PostgresTransactionError {
             if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError {

@@ -33,8 +33,11 @@ extension PostgresDatabase {
         let customer = UserReference(user), item = product.trimmingASCIISpaces
         let query = call(customer.id, customer.name, Int64(item), item, oneCallLockWait, AuditContext.current?.command ?? "")
         do {
-            let changed: T?? = try await change(operation) { connection -> T? in
-                for try await row in try await connection.query(query, logger: logger) {
+            let changed: T?? = try await change(operation) { connection, keepingReceipt -> T? in
+                // The receipt is kept for the row the function returns: only when it did its change.
+                var kept = query
+                kept.sql = "SELECT * FROM (\(query.sql)) AS one_call WHERE \(keepingReceipt)"
+                for try await row in try await connection.query(kept, logger: logger) {
                     return try decode(row)
                 }
                 return nil

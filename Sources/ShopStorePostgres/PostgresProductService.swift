@@ -185,7 +185,7 @@ struct PostgresProductService: ProductService {
         let trimmed = reference.trimmingASCIISpaces
         let command = AuditContext.current?.command ?? ""
         let stamp = database.clock.timestamp()
-        let changed: Product?? = try await database.change(.adjustStock) { connection -> Product? in
+        let changed: Product?? = try await database.change(.adjustStock) { connection, keepingReceipt -> Product? in
             for try await row in try await connection.query("""
                 WITH named AS (SELECT shopsh_name_command(\(command), 'stock'), shopsh_name_stock_change(\(reason.rawValue), \(note)),
                                       CASE WHEN \(database.oneCallLockWait)::text IS NOT NULL
@@ -196,7 +196,7 @@ struct PostgresProductService: ProductService {
                                       (SELECT id FROM products WHERE barcode = \(Barcode.stored(trimmed)))) AS target_id)
                 UPDATE products p SET stock = \(unescaped: newStock), updated_at = \(stamp)::timestamptz
                 FROM named, c
-                WHERE p.id = c.target_id AND \(unescaped: allowed)
+                WHERE p.id = c.target_id AND \(unescaped: allowed) AND \(unescaped: keepingReceipt)
                 RETURNING ROW(\(unescaped: ProductColumns.all(alias: "p")))::text
                 """, logger: database.logger) {
                 var cells = row.makeIterator()

@@ -40,8 +40,11 @@ public enum PostgresRoles {
     /// owner's functions and the server's triggers.
     static func privileges(of operation: ShopOperation) -> [Privilege] {
         let changes = tablePrivileges(of: operation)
-        // Whoever may change something names the command doing it (PostgresHardeningSchema).
-        return changes.isEmpty ? [] : changes + [.execute("shopsh_name_command(TEXT, TEXT)")]
+        // Whoever may change something names the command doing it (PostgresHardeningSchema) and
+        // keeps its receipt, to look it up after a broken COMMIT (PostgresReceiptSchema).
+        return changes.isEmpty ? [] : changes + [.execute("shopsh_name_command(TEXT, TEXT)"),
+                                                 .execute(PostgresReceiptSchema.keepSignature),
+                                                 .execute(PostgresReceiptSchema.lookupSignature)]
     }
 
     /// The tables and functions `operation` itself writes through.

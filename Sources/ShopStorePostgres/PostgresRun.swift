@@ -13,6 +13,8 @@ final class PostgresRunConnection: Sendable {
     private var connection: PostgresConnection { leased.connection }
     private let logger: Logger
     private let ended = Mutex(false)
+    /// Whether a write ran in the run (its commit then keeps a receipt, PostgresExactlyOnce).
+    private let wrote = Mutex(false)
 
     /// Opens the transaction on `leased` (which the run owns and closes at its end).
     static func begin(on leased: PostgresConnections.Leased, logger: Logger) async throws -> PostgresRunConnection {
@@ -49,6 +51,7 @@ final class PostgresRunConnection: Sendable {
     /// on without that command's changes, and rethrows.
     func inSavepoint<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try connectionInTransaction().connection
+        wrote.withLock { $0 = true }
         try await connection.query("SAVEPOINT shopsh_command", logger: logger)
         do {
             let value = try await body(connection)
@@ -67,12 +70,24 @@ final class PostgresRunConnection: Sendable {
         }
     }
 
-    /// COMMIT or ROLLBACK, then closes the connection.
-    func end(commit: Bool) async throws {
-        guard !ended.withLock({ flag in defer { flag = true }; return flag }) else { return }
+    /// COMMIT or ROLLBACK, then closes the connection. A run that wrote keeps `receipt` just
+    /// before its COMMIT; a COMMIT whose connection broke is thrown as `CommitFailed`.
+    /// Returns the receipt kept, if any.
+    @discardableResult
+    func end(commit: Bool, receipt: CommandReceipt) async throws -> CommandReceipt? {
+        guard !ended.withLock({ flag in defer { flag = true }; return flag }) else { return nil }
         if connection.isClosed {
             if commit { throw ShopError.storage("the connection to the PostgreSQL server was lost during the run: the server rolled back every change of it") }
-            return
+            return nil
+        }
+        let kept = commit && wrote.withLock({ $0 }) ? receipt : nil
+        do {
+            if let kept {
+                _ = try await connection.query("SELECT \(unescaped: CommandReceipt.keeping(kept))", logger: logger).collect()
+            }
+        } catch {
+            try? await connection.close()
+            throw error
         }
         do {
             try await connection.query(commit ? "COMMIT" : "ROLLBACK", logger: logger)
@@ -81,9 +96,10 @@ final class PostgresRunConnection: Sendable {
             // A ROLLBACK that fails (the server closed the connection first, in a failover) has
             // nothing left to do: the server rolls back the open transaction of a connection that
             // ends, and this one has ended.
-            if commit { throw error }
+            if commit { throw PostgresErrors.CommitFailed(underlying: error) }
         }
         try? await connection.close()
+        return kept
     }
 }
 
@@ -91,10 +107,25 @@ final class PostgresRunConnection: Sendable {
 struct PostgresRun: StoreRun {
     let services: ShopServices
     let connection: PostgresRunConnection
+    /// The store's own database (outside the run): where a broken COMMIT is looked up.
+    let database: PostgresDatabase
 
+    /// Commits or rolls back. A COMMIT whose connection broke is looked up (PostgresExactlyOnce):
+    /// a run kept is `ShopError.keptWithoutAnswer`; one not kept says that nothing of it was kept.
     func end(commit: Bool) async throws {
+        let receipt = CommandReceipt(commandID: .random(), step: 1)
         do {
-            try await connection.end(commit: commit)
+            try await connection.end(commit: commit, receipt: receipt)
+        } catch where commit && PostgresErrors.leavesOutcomeUnknown(error) {
+            let broke = "the connection to the PostgreSQL server broke while committing the run"
+            let kept: Bool
+            do {
+                kept = try await database.isKept(receipt)
+            } catch {
+                throw ShopError.storage("\(broke), and no server said whether it was kept (\(PostgresErrors.shopError(error, doing: "asking whether it was kept").message)); look before running it again")
+            }
+            if kept { throw ShopError.keptWithoutAnswer("\(broke); reconnected: every change of the run was kept") }
+            throw ShopError.storage("\(broke); reconnected: it was not kept, and nothing of the run was changed")
         } catch {
             throw PostgresErrors.shopError(error, doing: commit ? "committing the run" : "rolling back the run")
         }

@@ -163,7 +163,7 @@ public final class PostgresStore: ShopStore {
         }
         do {
             let run = try await PostgresRunConnection.begin(on: leased, logger: logger)
-            return PostgresRun(services: Self.services(on: database.joining(run)), connection: run)
+            return PostgresRun(services: Self.services(on: database.joining(run)), connection: run, database: database)
         } catch {
             try? await leased.connection.close()
             throw PostgresErrors.shopError(error, doing: what)

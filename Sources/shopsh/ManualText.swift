@@ -278,9 +278,10 @@ enum ManualText {
             (\fBsslrootcert\fR, default \fI~/.postgresql/root.crt\fR, or \fBsystem\fR).
             When the connection is lost (a failover, a restart), a command that had not committed
             waits up to \fB\-\-reconnect\-timeout\fR seconds for a server the string allows and runs
-            again, with one line saying where (\fBreconnected to h2:5433 (primary)\fR); one whose
-            connection broke while it committed is reported as possibly kept, and a batch stops there
-            unless \fB\-\-continue\-on\-error\fR.
+            again, with one line saying where (\fBreconnected to h2:5433 (primary)\fR). One whose
+            connection broke while it committed is looked up by the receipt it kept in its own
+            transaction: kept, a note says so and it counts as done; not kept, a line says
+            \fBnot kept \(em running it again\fR and it runs again, once. A batch goes on either way.
             .TP
             .B PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGPASSFILE
             And \fBPGSSLMODE\fR, \fBPGSSLROOTCERT\fR, \fBPGCONNECT_TIMEOUT\fR,

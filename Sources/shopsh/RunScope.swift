@@ -53,6 +53,10 @@ final class RunScope {
             do { try await run.end(commit: commit); return .success(()) } catch { return .failure(Self.shopError(error)) }
         }
         if case .failure(let error) = ended {
+            if case .keptWithoutAnswer(let message) = error {
+                Main.printNote(message)
+                return status
+            }
             Main.printError("the run's changes could not be \(commit ? "kept" : "undone"): \(error.message)")
             return 1
         }

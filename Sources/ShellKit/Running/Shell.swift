@@ -251,6 +251,12 @@ public final class Shell: ShellHost, @unchecked Sendable {
         case let error as ShopError:
             // A round of `watch` stopped by Ctrl-C: watch stops too, without an error.
             if error == .interrupted && nestedDepth > 0 { return .failure }
+            // A change kept whose answer was lost: one line saying so, and the batch goes on.
+            if case .keptWithoutAnswer(let message) = error {
+                writeToStderr(ErrorLine.text(message, location: location, format: OutputOptions.format(in: words, fallback: session.output.format),
+                                             toTerminal: terminal.stderrIsTerminal, kind: .note))
+                return .success
+            }
             report(error, location: location, words: words)
             return error.isUsageError ? .usageError : .failure
         case let error as AlreadyReported:

@@ -1,5 +1,7 @@
 // AuditLog: the audit rows a store keeps, the filter of `audit list`, the service that reads them,
-// and the context (operator and command) the shell sets around each command for the store to record.
+// and the context (operator, command and its id) the shell sets around each command for the store to record.
+
+import Synchronization
 
 /// One row of the audit log: who changed what, when, by which command, from what to what.
 public struct AuditEntry: Hashable, Sendable, Identifiable {
@@ -126,9 +128,22 @@ public struct AuditContext: Sendable {
     /// The operator, as the store identified them.
     public var operatorIdentity: OperatorIdentity
 
+    /// The command's own id, random, made once per command: a store keeps it with each change
+    /// the command commits, so that after a broken COMMIT it can say whether the change was kept.
+    public let commandID: CommandID
+    /// Hands out the steps of the command's transactions (1, 2, …).
+    private let steps: CommandSteps
+
     public init(command: String, operatorIdentity: OperatorIdentity) {
         self.command = command
         self.operatorIdentity = operatorIdentity
+        self.commandID = CommandID.random()
+        self.steps = CommandSteps()
+    }
+
+    /// The receipt of the command's next transaction: its id and the transaction's step in it.
+    public func nextReceipt() -> CommandReceipt {
+        CommandReceipt(commandID: commandID, step: steps.next())
     }
 
     /// The command being run; nil outside the shell (tests, `shopsh init`).
@@ -143,4 +158,60 @@ public enum AuditListing {
 
     /// `no audit entry 12`.
     public static func notFound(_ id: Int64) -> ShopError { .notFound("no audit entry \(id)") }
+}
+
+/// What a store keeps with a change, in its transaction, to answer later whether it was kept:
+/// the command's id and the transaction's step in that command.
+public struct CommandReceipt: Sendable, Equatable {
+    public var commandID: CommandID
+    public var step: Int32
+
+    public init(commandID: CommandID, step: Int32) {
+        self.commandID = commandID
+        self.step = step
+    }
+
+    /// The receipt of a transaction in the command being run, or of a change made outside the
+    /// shell (a receipt of its own).
+    public static func next() -> CommandReceipt {
+        AuditContext.current?.nextReceipt() ?? CommandReceipt(commandID: .random(), step: 1)
+    }
+}
+
+/// A command's transaction counter (a command runs its transactions one after another; the lock
+/// only keeps a stray concurrent one from taking the same step).
+private final class CommandSteps: Sendable {
+    private let last = Mutex<Int32>(0)
+
+    func next() -> Int32 {
+        last.withLock { value in
+            value = value < Int32.max ? value + 1 : value
+            return value
+        }
+    }
+}
+
+/// A command's id: 128 random bits (from the system's CSPRNG), written as a UUID
+/// (`6f1c…-…`, version 4) so stores can keep it in their UUID type.
+public struct CommandID: Sendable, Hashable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    /// A new id: version 4, variant 1, like any random UUID.
+    public static func random() -> CommandID {
+        var generator = SystemRandomNumberGenerator()
+        let high = (generator.next() as UInt64) & ~0xF000 | 0x4000
+        let low = (generator.next() as UInt64) & ~(0xC000_0000_0000_0000 as UInt64) | 0x8000_0000_0000_0000
+        return CommandID(high: high, low: low)
+    }
+
+    /// `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`, lower case.
+    public var description: String {
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        let h = hex(high, 16), l = hex(low, 16)
+        return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
+    }
 }
