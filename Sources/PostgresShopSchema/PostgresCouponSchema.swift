@@ -108,7 +108,7 @@ package enum PostgresCouponSchema {
             command := shopsh_audit_command();
                 IF TG_TABLE_NAME = 'coupons' AND TG_OP = 'INSERT' THEN
                     INSERT INTO audit_log (command, entity, entity_id, action, before, after)
-                    SELECT command, 'coupon', n.code, 'add', NULL, \(formatted(couponFields("n")))
+                    SELECT command, 'coupon', n.code, 'add', NULL, \(PostgresServerRules.formatted(couponFields("n")))
                     FROM new_rows n ORDER BY n.id;
                     RETURN NULL;
                 END IF;
@@ -225,8 +225,6 @@ package enum PostgresCouponSchema {
             + "DETAIL = jsonb_build_object(\(detail))::text;"
     }
 
-    /// A SQL of this module inside `inThisSchema`'s text: its `%` written `%%`.
-    static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
 
     /// Checkout with the basket's coupon (see the file's header). `without_coupon`: at full price,
     /// the coupon taken off the basket all the same. Returns the order's id.
@@ -277,7 +275,7 @@ package enum PostgresCouponSchema {
                        array_agg(CASE WHEN (c.category IS NULL AND c.product_ids IS NULL)
                                            OR (c.category IS NOT NULL AND lower(p.category) = c.category)
                                            OR (c.product_ids IS NOT NULL AND l.product_id = ANY (c.product_ids))
-                                      THEN \(formatted(LineTotalSQL.orderLine("l"))) ELSE 0 END ORDER BY l.line_number)
+                                      THEN \(PostgresServerRules.formatted(LineTotalSQL.orderLine("l"))) ELSE 0 END ORDER BY l.line_number)
                 INTO numbers, totals
                 FROM order_lines l LEFT JOIN products p ON p.id = l.product_id WHERE l.order_id = new_order;
                 SELECT COALESCE(sum(t), 0) INTO eligible_total FROM unnest(totals) AS t;

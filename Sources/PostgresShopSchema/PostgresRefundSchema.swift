@@ -27,8 +27,6 @@ package enum PostgresRefundSchema {
     package static let amountLeft = PostgresRefusal.amountLeft.rawValue
     package static let stockFull = PostgresRefusal.stockFull.rawValue
 
-    /// Shared SQL inside a function text of `inThisSchema`: its `%` (modulo) written `%%`.
-    static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
 
     /// What a reason may be (RefundRules.checkReason), as a condition on the text `name` (already
     /// trimmed) that is true for one the rule refuses.
@@ -167,8 +165,8 @@ package enum PostgresRefundSchema {
             IF units IS NULL OR units < 1 OR units > l.quantity - l.returned THEN
                 RAISE EXCEPTION 'the line has fewer units left to return' USING ERRCODE = '\(unitsLeft)';
             END IF;
-            line_total := \(formatted(LineTotalSQL.orderLine("l")));
-            amount := LEAST(\(formatted(RefundSQL.unitsShare(total: "line_total", units: "l.quantity", returned: "l.returned", count: "units"))),
+            line_total := \(PostgresServerRules.formatted(LineTotalSQL.orderLine("l")));
+            amount := LEAST(\(PostgresServerRules.formatted(RefundSQL.unitsShare(total: "line_total", units: "l.quantity", returned: "l.returned", count: "units"))),
                             o.discounted_total_minor - o.refunded_minor);
             INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id());
             UPDATE order_lines SET returned = returned + units WHERE order_id = target_order AND line_number = target_line;
@@ -220,7 +218,7 @@ package enum PostgresRefundSchema {
         guard let current = PostgresStockLedgerSchema.statements.first(where: { $0.contains("CREATE OR REPLACE FUNCTION shopsh_return_units") }) else {
             preconditionFailure("migration 15: migration 13 no longer replaces shopsh_return_units")
         }
-        return PostgresHardeningSchema.replacing(current, "line_total := \(formatted(LineTotalSQL.orderLine("l")));",
-                                                 with: "line_total := \(formatted(LineTotalSQL.orderLinePaid("l")));")
+        return PostgresHardeningSchema.replacing(current, "line_total := \(PostgresServerRules.formatted(LineTotalSQL.orderLine("l")));",
+                                                 with: "line_total := \(PostgresServerRules.formatted(LineTotalSQL.orderLinePaid("l")));")
     }
 }

@@ -75,17 +75,12 @@ package enum PostgresSalesSchema {
         """,
     ]
 
-    /// `sales_days` rebuilt from the orders (v9, and after a seed, which writes without the trigger).
+    /// `sales_days` rebuilt from the orders (v9, and after a seed, which writes without the triggers
+    /// of migration 19, PostgresSalesSummarySchema, that keep it since).
     package static let refillSalesDays = """
         INSERT INTO sales_days (day, currency, status, orders, items, gross, net)
         SELECT (created_at AT TIME ZONE 'UTC')::date, currency, status, count(*), sum(items), sum(total_minor),
                sum(discounted_total_minor)
         FROM orders GROUP BY 1, 2, 3
         """
-
-    /// Before a seed's rows (the owner's, into an empty store): the trigger rests.
-    package static let beforeSeed = ["ALTER TABLE orders DISABLE TRIGGER orders_count_sales"]
-
-    /// After a seed's rows: the days counted once, and the trigger back.
-    package static let afterSeed = ["DELETE FROM sales_days", refillSalesDays, "ALTER TABLE orders ENABLE TRIGGER orders_count_sales"]
 }

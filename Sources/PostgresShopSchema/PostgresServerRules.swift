@@ -40,6 +40,10 @@ package enum PostgresServerRules {
     /// A `CREATE FUNCTION` whose text names this schema as `%I` (in its `SET search_path`, with
     /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's), filled
     /// in by the server; `%` elsewhere in the text must be written `%%`.
+    /// `sql` to stand inside `inThisSchema`'s text, which goes through `format()`: each `%` doubled
+    /// (the money rules' modulo, LineTotalSQL).
+    package static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
+
     package static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN

@@ -187,20 +187,21 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days and statuses come from `sales_days` (unless the filter names a customer or a place); other
-    /// groupings read the orders, or their lines with their products' categories.
+    /// Days and statuses come from `sales_days`, products and customers from their day summaries
+    /// (PostgresSalesSummarySchema), unless the filter names a customer or a place; other groupings
+    /// read the orders, or their lines with their products' categories.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let fromDays = (grouping == .day || grouping == .status) && !query.filter.picksByOrder
+        let summary = query.filter.picksByOrder ? nil : Self.summaryShape(grouping)
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try await database.read("counting orders") { connection in
-            let statement = fromDays
-                ? Self.daysQuery(grouping, query, tail: tail)
-                : try await FilterParts(connection, query.filter, database: database)
+            let statement = if let summary { Self.daysQuery(summary, query, tail: tail) } else {
+                try await FilterParts(connection, query.filter, database: database)
                     .statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
+            }
             var stats: [OrderStatsRow] = []
             for try await row in try await connection.query(statement, logger: database.logger)
                 .decode((String?, Int64?, String?, String, Int64, Int64, Int64, Int64, Int).self) {
@@ -213,20 +214,39 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days or statuses from `sales_days`, for the query's days and status.
-    static func daysQuery(_ grouping: OrderStatsGrouping, _ query: OrderStatsQuery, tail: String) -> PostgresQuery {
-        let key = grouping == .status ? "status" : "to_char(day, 'YYYY-MM-DD')"
+    /// Days and statuses from `sales_days`, products and customers from their day summaries (`s`);
+    /// nil for a grouping no summary keeps. A product or customer deleted since is id 0 there:
+    /// its rows are told apart by the SKU or name they had, as the lines and orders tell them.
+    static func summaryShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape? {
+        let sums = "sum(s.orders)::bigint, sum(s.items)::bigint, sum(s.gross)::bigint, sum(s.net)::bigint"
+        switch grouping {
+        case .day, .status:
+            let key = grouping == .status ? "s.status" : "to_char(s.day, 'YYYY-MM-DD')"
+            return OrderStatsShape(labels: "\(key), NULL::bigint, NULL::text, s.currency", sums: sums, from: "sales_days s", group: "1, 4")
+        case .product:
+            return OrderStatsShape(labels: "COALESCE(max(p.sku), max(s.sku)), NULLIF(s.product_id, 0), COALESCE(max(p.title), max(s.title)), s.currency",
+                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
+                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, 4")
+        case .customer:
+            return OrderStatsShape(labels: "max(s.customer), NULLIF(s.user_id, 0), NULL::text, s.currency", sums: sums,
+                                   from: "sales_day_customers s", group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, 4")
+        case .week, .month, .category, .coupon:
+            return nil
+        }
+    }
+
+    /// A grouping a summary keeps (`summaryShape`), for the query's days and status.
+    static func daysQuery(_ shape: OrderStatsShape, _ query: OrderStatsQuery, tail: String) -> PostgresQuery {
         let status = query.filter.status?.rawValue, since = query.filter.since, until = query.filter.until
         return """
             SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
-                SELECT \(unescaped: key), NULL::bigint, NULL::text, currency, sum(orders)::bigint, sum(items)::bigint,
-                       sum(gross)::bigint, sum(net)::bigint
-                FROM sales_days
-                WHERE orders > 0 AND (\(query.countsCancelled) OR status <> 'cancelled')
-                  AND (\(status)::text IS NULL OR status = \(status))
-                  AND (\(since)::date IS NULL OR day >= \(since)::date)
-                  AND (\(until)::date IS NULL OR day <= \(until)::date)
-                GROUP BY 1, 4 \(unescaped: tail)) g
+                SELECT \(unescaped: shape.labels), \(unescaped: shape.sums)
+                FROM \(unescaped: shape.from)
+                WHERE s.orders > 0 AND (\(query.countsCancelled) OR s.status <> 'cancelled')
+                  AND (\(status)::text IS NULL OR s.status = \(status))
+                  AND (\(since)::date IS NULL OR s.day >= \(since)::date)
+                  AND (\(until)::date IS NULL OR s.day <= \(until)::date)
+                GROUP BY \(unescaped: shape.group) \(unescaped: tail)) g
             LEFT JOIN currencies c ON c.code = g.currency
             """
     }

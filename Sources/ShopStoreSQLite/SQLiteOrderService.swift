@@ -142,18 +142,20 @@ struct SQLiteOrderService: OrderService {
         return recorded
     }
 
-    /// Days and statuses come from `sales_days` (unless the filter names a customer or a place); other
-    /// groupings read the orders, or their lines with their products' categories.
+    /// Days and statuses come from `sales_days`, products and customers from their day summaries
+    /// (SalesSummarySchema), unless the filter names a customer or a place; other groupings read
+    /// the orders, or their lines with their products' categories.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let fromDays = (grouping == .day || grouping == .status) && !query.filter.picksByOrder
-        let shape = fromDays ? Self.daysShape(grouping) : Self.ordersShape(grouping)
+        let summary = query.filter.picksByOrder ? nil : Self.summaryShape(grouping)
+        let fromDays = summary != nil
+        let shape = summary ?? Self.ordersShape(grouping)
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : " ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try database.shopRead { db in
-            let (where_, arguments) = fromDays ? Self.daysWhere(query) : try Self.ordersWhere(db, query)
+            let (where_, arguments) = fromDays ? Self.daysWhere(query, alias: "s") : try Self.ordersWhere(db, query)
             // The currency's minor unit is looked up once per group, not per order.
             let sql = """
                 SELECT g.*, coalesce(c.minor_units, 2) FROM (
@@ -198,11 +200,26 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
-    /// Days or statuses from `sales_days`.
-    static func daysShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape {
-        let key = grouping == .status ? "status" : "day"
-        return OrderStatsShape(labels: "\(key), NULL, NULL, currency", sums: "sum(orders), sum(items), sum(gross), sum(net)",
-                               from: "sales_days", group: "\(key), currency")
+    /// Days or statuses from `sales_days`, products and customers from their day summaries (`s`);
+    /// nil for a grouping no summary keeps. A product or customer deleted since is id 0 there:
+    /// its rows are told apart by the SKU or name they had, as the lines and orders tell them.
+    static func summaryShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape? {
+        let sums = "sum(s.orders), sum(s.items), sum(s.gross), sum(s.net)"
+        switch grouping {
+        case .day, .status:
+            let key = grouping == .status ? "s.status" : "s.day"
+            return OrderStatsShape(labels: "\(key), NULL, NULL, s.currency", sums: sums, from: "sales_days s", group: "\(key), s.currency")
+        case .product:
+            return OrderStatsShape(labels: "coalesce(p.sku, max(s.sku)), nullif(s.product_id, 0), coalesce(p.title, max(s.title)), s.currency",
+                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
+                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
+        case .customer:
+            return OrderStatsShape(labels: "max(s.customer), nullif(s.user_id, 0), NULL, s.currency", sums: sums,
+                                   from: "sales_day_customers s",
+                                   group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")
+        case .week, .month, .category, .coupon:
+            return nil
+        }
     }
 
     /// Any grouping from the orders (days and statuses of one customer), or their lines.
@@ -229,14 +246,15 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
-    /// ` WHERE …` over `sales_days` for the query's days and status.
-    static func daysWhere(_ query: OrderStatsQuery) -> (String, StatementArguments) {
-        var conditions = ["orders > 0"]
+    /// ` WHERE …` over `sales_days` or a day summary (aliased `alias`) for the query's days and status.
+    static func daysWhere(_ query: OrderStatsQuery, alias: String) -> (String, StatementArguments) {
+        let s = alias + "."
+        var conditions = ["\(s)orders > 0"]
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if !query.countsCancelled { conditions.append("status <> 'cancelled'") }
-        if let status = query.filter.status { conditions.append("status = ?"); arguments.append(status.rawValue) }
-        if let since = query.filter.since { conditions.append("day >= ?"); arguments.append(since) }
-        if let until = query.filter.until { conditions.append("day <= ?"); arguments.append(until) }
+        if !query.countsCancelled { conditions.append("\(s)status <> 'cancelled'") }
+        if let status = query.filter.status { conditions.append("\(s)status = ?"); arguments.append(status.rawValue) }
+        if let since = query.filter.since { conditions.append("\(s)day >= ?"); arguments.append(since) }
+        if let until = query.filter.until { conditions.append("\(s)day <= ?"); arguments.append(until) }
         return (" WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments))
     }
 

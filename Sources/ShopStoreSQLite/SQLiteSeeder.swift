@@ -153,7 +153,9 @@ extension SQLiteStore {
             }
             // The search index and the sales days are built once at the end, not row by row (a
             // million products: 2 s instead of 40).
-            for trigger in Schema.searchTriggers + Schema.salesTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
+            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers {
+                try db.execute(sql: "DROP TRIGGER \(trigger.name)")
+            }
             // Every product's stock comes with an opening ledger row, set once for the whole seed
             // (a seed's returns name their own).
             let seeder = SQLiteSeeder(db: db, now: now)
@@ -162,7 +164,8 @@ extension SQLiteStore {
             // Seeding is no operator's change: the log answers from the seeded shop on.
             try seeder.setNote(SQLiteHistoryService.startKey, now)
             try db.execute(sql: Schema.refillSalesDays)
-            for trigger in Schema.salesTriggers { try db.execute(sql: trigger.sql) }
+            try db.execute(sql: Schema.refillSalesSummaries)
+            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")
             for trigger in Schema.searchTriggers { try db.execute(sql: trigger.sql) }
             try SQLiteProductService.refillSearchWords(db)

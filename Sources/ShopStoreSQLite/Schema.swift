@@ -12,7 +12,8 @@ enum Schema {
     static let migrationNames = ["v1: shop", "v2: shopsh application id", "v3: audit log", "v4: product id bound", "v5: product search index",
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
-                                 "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start"]
+                                 "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
+                                 "v14: day summaries per product and customer"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -20,7 +21,7 @@ enum Schema {
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
-                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days"]
+                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -386,6 +387,13 @@ enum Schema {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO shop_meta (key, value) VALUES ('\(SQLiteHistoryService.startKey)', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
                 """)
+        }
+        // v14: what the product and customer reports read instead of every line and order
+        // (SalesSummarySchema): each day's figures per product and per customer, kept by triggers.
+        register(14) { db in
+            try db.execute(sql: salesSummaryTables)
+            try db.execute(sql: refillSalesSummaries)
+            for trigger in salesSummaryTriggers { try db.execute(sql: trigger.sql) }
         }
         return migrator
     }

@@ -104,9 +104,12 @@ import Testing
 
         let store = try SQLiteStore(path: file)
         let after = try store.read { db in try Self.contents(db) }
-        // Every row kept; v13 adds one to shop_meta: from when the audit log answers `--as-of`.
+        // Every row kept; v13 adds one to shop_meta: from when the audit log answers `--as-of`;
+        // v14 counts the one order line and its order into the day summaries.
         var expected = before.counts
         expected["shop_meta", default: 0] += 1
+        expected["sales_day_products"] = 1
+        expected["sales_day_customers"] = 1
         #expect(after.counts == expected)
         #expect(try store.read { db in try String.fetchOne(db, sql: "SELECT value FROM shop_meta WHERE key = 'history_since'") } != nil)
         #expect(after.products == before.products)

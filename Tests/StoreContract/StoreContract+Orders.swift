@@ -19,6 +19,7 @@ extension StoreContract {
             Case("sales reports per period, status, category, product and customer", orderStats),
             Case("the sales days follow status changes and filters", salesDaysFollowChanges),
             Case("report sums at the limits of ShopCore's ranges equal a Decimal recomputation", reportSumsAtLimits),
+            Case("the product and customer summaries equal a recount of the orders after random changes", summariesEqualARecount),
         ])
     }
 
@@ -299,5 +300,94 @@ extension StoreContract {
         #expect(try await actual(.customer) == expected { customer, _, _, _ in customer })
         #expect(try await actual(.day) == expected { _, _, _, _ in day.description })
         #expect(try await actual(.status) == expected { _, _, _, _ in "placed" })
+    }
+
+    /// The products' and customers' figures a store keeps (its day summaries) equal a recount of
+    /// the orders and their lines, read back through the service, after random checkouts, status
+    /// moves and cancels, returns, a product and a user deleted, for the whole history, a window of
+    /// days and one status.
+    static func summariesEqualARecount(_ shop: ShopServices) async throws {
+        var random = SplitMix64(seed: 40)
+        for index in 0..<6 {
+            try await ContractData.addProduct(shop, sku: "S-\(index)", price: Int64(100 + 37 * index), discount: 250 * index, stock: 10_000)
+        }
+        for name in ["ann", "bob", "cy", "di"] { try await ContractData.addUser(shop, name) }
+        var orders: [Int64] = []
+        var deletedProduct = false, deletedUser = false
+        for step in 0..<60 {
+            switch Int.random(in: 0...9, using: &random) {
+            case 0...4:
+                let customer = ["ann", "bob", "cy", "di"].filter { !deletedUser || $0 != "cy" }.randomElement(using: &random) ?? "ann"
+                let skus = (0..<6).map { "S-\($0)" }.filter { !deletedProduct || $0 != "S-2" }.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))
+                orders.append(try await ContractData.placeOrder(shop, customer, skus.map { ($0, Int.random(in: 1...5, using: &random)) }).id)
+            case 5, 6:
+                guard let id = orders.randomElement(using: &random) else { continue }
+                let order = try await shop.orders.order(id)
+                if let next = order.status.allowedNext.randomElement(using: &random) { _ = try await shop.orders.setOrderStatus(id, next) }
+            case 7:
+                guard let id = orders.randomElement(using: &random) else { continue }
+                let order = try await shop.orders.order(id)
+                guard [.paid, .shipped, .delivered].contains(order.status), let line = order.lines.first(where: { $0.quantity > $0.returned }) else { continue }
+                _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: line.sku, quantity: 1, restock: true, reason: "step \(step)"))
+            case 8 where step > 20 && !deletedProduct:
+                _ = try await shop.products.deleteProduct("S-2")
+                deletedProduct = true
+            case 9 where step > 30 && !deletedUser:
+                _ = try await shop.users.deleteUser("cy")
+                deletedUser = true
+            default:
+                continue
+            }
+        }
+        var all: [Order] = []
+        for order in try await ContractData.listOrders(shop) { all.append(try await shop.orders.order(order.id)) }
+        let days = Set(all.map { String($0.createdAt.prefix(10)) }).sorted()
+        let products = try await ContractData.list(shop)
+        /// The recount: `grouping`'s figures of the orders `filter` picks (cancelled ones only when asked for).
+        func recount(_ grouping: OrderStatsGrouping, _ filter: OrderFilter) throws -> [String: OrderStatsRow] {
+            var rows: [String: OrderStatsRow] = [:]
+            for order in all where filter.status.map({ order.status == $0 }) ?? (order.status != .cancelled) {
+                let day = String(order.createdAt.prefix(10))
+                if let since = filter.since, day < since { continue }
+                if let until = filter.until, day > until { continue }
+                if grouping == .customer {
+                    let key = order.userID.map { "id \($0)" } ?? order.customer
+                    var row = rows[key] ?? ContractData.salesFigures(order.customer)
+                    row.orders += 1
+                    row.items += Int64(order.lines.reduce(0) { $0 + $1.quantity })
+                    row.gross = ContractData.usd(row.gross.minorUnits + order.total.minorUnits)
+                    row.net = ContractData.usd(row.net.minorUnits + order.discountedTotal.minorUnits)
+                    rows[key] = row
+                    continue
+                }
+                for line in order.lines {
+                    let current = products.first { $0.id == line.productID }
+                    let key = line.productID.map { "id \($0)" } ?? line.sku
+                    var row = rows[key] ?? ContractData.salesFigures(current?.sku ?? line.sku)
+                    row.orders += 1
+                    row.items += Int64(line.quantity)
+                    row.gross = ContractData.usd(row.gross.minorUnits + line.unitPrice.minorUnits * Int64(line.quantity))
+                    row.net = ContractData.usd(row.net.minorUnits + (try line.paidTotal).minorUnits)
+                    rows[key] = row
+                }
+            }
+            return rows
+        }
+        /// What the store says, keyed as the recount is.
+        func stored(_ grouping: OrderStatsGrouping, _ filter: OrderFilter) async throws -> [String: OrderStatsRow] {
+            var rows: [String: OrderStatsRow] = [:]
+            for row in try await shop.orders.orderStats(OrderStatsQuery(grouping: grouping, filter: filter)) {
+                rows[row.id.map { "id \($0)" } ?? row.group ?? ""] = OrderStatsRow(group: row.group, orders: row.orders, items: row.items,
+                                                                                   gross: row.gross, net: row.net)
+            }
+            return rows
+        }
+        let window = OrderFilter(since: days.first, until: days.first)
+        for grouping in [OrderStatsGrouping.product, .customer] {
+            for filter in [OrderFilter(), window, OrderFilter(status: .cancelled), OrderFilter(status: .refunded)] {
+                #expect(try await stored(grouping, filter) == recount(grouping, filter), "\(grouping) \(filter)")
+            }
+        }
+        #expect(deletedProduct && deletedUser && orders.count > 10, "the random changes took in a deleted product and user")
     }
 }
