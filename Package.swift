@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "shopshTests", dependencies: ["shopsh", "ShellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["shopsh", "TestSupport", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["shopsh", "TestSupport", "ShopStoreKit", .product(name: "CSV", package: "CSV.swift")],
             exclude: ["Scenarios", "BadInput"]
         ),
     ] + pluginTargets + pluginTests + fuzzTargets

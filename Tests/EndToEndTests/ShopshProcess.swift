@@ -76,13 +76,16 @@ final class ShopshSandbox: @unchecked Sendable {
 
     /// Runs SQL on this sandbox's store behind shopsh's back, as another program would: `postgres`
     /// (or `sqlite` when nil) with psql on the server, `sqlite` with the sqlite3 CLI on the file.
-    func writeBehindShopsh(sqlite: String, postgres: String? = nil) throws {
+    /// Returns what the client printed (psql unaligned, tuples only; sqlite3's list mode: `|` between values).
+    @discardableResult
+    func writeBehindShopsh(sqlite: String, postgres: String? = nil) throws -> String {
         if let store = environment["SHOPSH_STORE"], store.hasPrefix("postgres") {
-            try Self.psql(store, postgres ?? sqlite)
+            return try Self.psql(store, postgres ?? sqlite)
         } else {
             let path = environment["SHOPSH_STORE"] ?? storePath
             let result = try CommandLineClient.outcome(["sqlite3", path, sqlite])
             guard result.status == 0 else { throw SandboxError(description: "sqlite3: \(result.errors)") }
+            return result.output
         }
     }
 

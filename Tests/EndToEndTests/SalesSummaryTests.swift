@@ -1,0 +1,86 @@
+// SalesSummaryTests: the product and customer reports, which read the stores' day summaries
+// (issue 40), equal a GROUP BY over the orders and their lines after changes made behind shopsh's
+// back at sqlite3 or psql — statuses moved and days shifted in bulk, quantities changed, an order
+// and its lines inserted and another deleted, a product and a customer deleted. Both stores (the
+// PostgreSQL pass runs it on the server).
+
+import Foundation
+import Testing
+import ShopStoreKit
+
+@Suite struct SalesSummaryTests {
+    /// A figure of shopsh's JSON in minor units (two decimals in the demo's currency).
+    static func cents(_ value: Any?) -> Int64? {
+        guard let number = value as? NSNumber else { return nil }
+        var scaled = number.decimalValue * 100, rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        return NSDecimalNumber(decimal: rounded).int64Value
+    }
+
+    /// `key|orders|gross|net` rows of a client's output, keyed.
+    static func rows(_ output: String) -> [String: [Int64]] {
+        var rows: [String: [Int64]] = [:]
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4 else { continue }
+            rows[fields[0]] = fields.dropFirst().compactMap { Int64($0) }
+        }
+        return rows
+    }
+
+    @Test func productAndCustomerReportsEqualAGroupByOverTheOrdersAfterChangesBehindShopsh() throws {
+        let sandbox = try ShopshSandbox()
+        _ = try sandbox.ok("products show 1")
+        let dayShift = ShopshSandbox.onPostgres ? "created_at - interval '3 days'" : "strftime('%Y-%m-%dT%H:%M:%SZ', created_at, '-3 days')"
+        let changes = """
+            PRAGMA foreign_keys = ON;
+            UPDATE orders SET status = 'paid' WHERE status = 'placed' AND id % 2 = 0;
+            UPDATE orders SET created_at = \(dayShift) WHERE id % 7 = 0;
+            UPDATE orders SET status = 'cancelled' WHERE id % 11 = 0 AND status = 'delivered';
+            UPDATE order_lines SET quantity = quantity + 1 WHERE order_id % 5 = 0;
+            CREATE TEMP TABLE copied_orders AS SELECT * FROM orders WHERE id IN (SELECT min(id) FROM orders WHERE status = 'delivered');
+            CREATE TEMP TABLE copied_lines AS SELECT * FROM order_lines WHERE order_id IN (SELECT id FROM copied_orders);
+            UPDATE copied_orders SET id = 900001;
+            UPDATE copied_lines SET order_id = 900001;
+            INSERT INTO orders SELECT * FROM copied_orders;
+            INSERT INTO order_lines SELECT * FROM copied_lines;
+            UPDATE copied_orders SET id = 900002;
+            UPDATE copied_lines SET order_id = 900002;
+            INSERT INTO orders SELECT * FROM copied_orders;
+            INSERT INTO order_lines SELECT * FROM copied_lines;
+            DELETE FROM orders WHERE id = 900002;
+            DELETE FROM products WHERE id = 117;
+            DELETE FROM users WHERE id = 26;
+            """
+        try sandbox.writeBehindShopsh(sqlite: changes)
+        #expect(try sandbox.writeBehindShopsh(sqlite: "SELECT count(*) FROM order_lines WHERE product_id IS NULL") != "0",
+                "the deleted product's lines lost their id")
+
+        let expectedProducts = Self.rows(try sandbox.writeBehindShopsh(sqlite: """
+            SELECT CASE WHEN l.product_id IS NULL THEN 'sku ' || l.sku ELSE CAST(l.product_id AS TEXT) END, count(*),
+                   sum(l.unit_price_minor * l.quantity), sum(\(LineTotalSQL.orderLinePaid("l")))
+            FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status <> 'cancelled' GROUP BY 1
+            """))
+        let expectedCustomers = Self.rows(try sandbox.writeBehindShopsh(sqlite: """
+            SELECT CASE WHEN user_id IS NULL THEN 'name ' || customer ELSE CAST(user_id AS TEXT) END, count(*),
+                   sum(total_minor), sum(discounted_total_minor)
+            FROM orders WHERE status <> 'cancelled' GROUP BY 1
+            """))
+        #expect(expectedProducts.count > 100 && expectedCustomers.count > 100)
+        #expect(expectedProducts.keys.contains { $0.hasPrefix("sku ") } && expectedCustomers.keys.contains { $0.hasPrefix("name ") })
+
+        /// shopsh's report, keyed like the GROUP BY (what was paid: its net with the refunds given back).
+        func report(_ grouping: String, id: String, name: String) throws -> [String: [Int64]] {
+            let objects = try #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
+            var rows: [String: [Int64]] = [:]
+            for object in objects {
+                let key = (object[id] as? Int).map(String.init) ?? "\(grouping == "product" ? "sku" : "name") \(object[name] as? String ?? "")"
+                let net = (Self.cents(object["net"]) ?? 0) + (Self.cents(object["refunds"]) ?? 0)
+                rows[key] = [Int64(object["orders"] as? Int ?? -1), Self.cents(object["gross"]) ?? -1, net]
+            }
+            return rows
+        }
+        #expect(try report("product", id: "product_id", name: "sku") == expectedProducts)
+        #expect(try report("customer", id: "user_id", name: "customer") == expectedCustomers)
+    }
+}
