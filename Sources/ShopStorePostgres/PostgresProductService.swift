@@ -2,6 +2,7 @@
 // parameter (PostgresQuery's string interpolation); the only text spliced into SQL is constant
 // (sort expressions picked from a fixed table). Listings stream row by row from the server.
 
+import Foundation
 import Logging
 import PostgresNIO
 import ShopCore
@@ -105,10 +106,15 @@ struct PostgresProductService: ProductService {
         return try await database.write(.updateProduct, action: "update") { connection in
             let stamp = database.clock.timestamp()
             try await Self.nameStockChange(connection, StockChangeNote.ofProductUpdate, logger: database.logger)
-            for plan in plans {
-                let current = try await Self.find(connection, String(plan.before.id), lock: true, logger: database.logger)
-                try plan.checkUnchanged(current)
-                try await Self.apply(connection, plan.changes, to: current.id, stamp: stamp, logger: database.logger)
+            if plans.contains(where: { $0.changes.sku != nil || $0.changes.barcode != nil }) {
+                // SKUs and barcodes are checked against the other products one by one.
+                for plan in plans {
+                    let current = try await Self.find(connection, String(plan.before.id), lock: true, logger: database.logger)
+                    try plan.checkUnchanged(current)
+                    try await Self.apply(connection, plan.changes, to: current.id, stamp: stamp, logger: database.logger)
+                }
+            } else {
+                try await Self.applyAtOnce(connection, plans, stamp: stamp, logger: database.logger)
             }
             for try await changeSet in try await connection.query(
                 "SELECT pg_current_xact_id()::text::bigint", logger: database.logger).decode(Int64.self) {
@@ -313,6 +319,58 @@ struct PostgresProductService: ProductService {
                 details = COALESCE(\(changes.details?.storedJSON), details),
                 updated_at = \(stamp)::timestamptz
             WHERE id = \(id)
+            """, logger: logger)
+    }
+
+    /// A bulk change that names no SKU or barcode, set-based: every product of `plans` read and
+    /// locked by one statement (in id order) and checked against its plan, then every change made
+    /// by one UPDATE from the plans as JSON rows — a constant number of round trips, however many
+    /// products. The server's triggers audit each row under the transaction's change set.
+    static func applyAtOnce(_ connection: PostgresConnection, _ plans: [ProductChangePlan], stamp: String,
+                            logger: Logger) async throws {
+        let ids = plans.map(\.before.id)
+        var current: [Int64: Product] = [:]
+        for try await row in try await connection.query(
+            "SELECT \(unescaped: columns) FROM products WHERE id = ANY(\(ids)::bigint[]) ORDER BY id FOR UPDATE", logger: logger
+        ) {
+            let product = try product(row)
+            current[product.id] = product
+        }
+        var rows: [[String: Any]] = []
+        for plan in plans {
+            guard let product = current[plan.before.id] else { throw ProductRules.noProduct(String(plan.before.id)) }
+            try plan.checkUnchanged(product)
+            try ProductRules.check(plan.changes)
+            let changes = plan.changes
+            guard !changes.isEmpty else { continue }
+            var row: [String: Any] = ["id": product.id]
+            row["title"] = changes.title
+            row["description"] = changes.description
+            row["category"] = changes.category
+            row["brand"] = changes.brand
+            row["price_minor"] = changes.price?.minorUnits
+            row["discount_hundredths"] = changes.discount?.hundredths
+            row["stock"] = changes.stock
+            row["details"] = changes.details?.storedJSON
+            rows.append(row)
+        }
+        guard !rows.isEmpty else { return }
+        let data = try JSONSerialization.data(withJSONObject: rows)
+        let json = String(decoding: data, as: UTF8.self)
+        try await connection.query("""
+            UPDATE products p SET
+                title = COALESCE(v.title, p.title),
+                description = COALESCE(v.description, p.description),
+                category = COALESCE(v.category, p.category),
+                brand = CASE WHEN v.brand IS NULL THEN p.brand WHEN v.brand = '' THEN NULL ELSE v.brand END,
+                price_minor = COALESCE(v.price_minor, p.price_minor),
+                discount_hundredths = COALESCE(v.discount_hundredths, p.discount_hundredths),
+                stock = COALESCE(v.stock, p.stock),
+                details = COALESCE(v.details, p.details),
+                updated_at = \(stamp)::timestamptz
+            FROM jsonb_to_recordset(\(json)::jsonb) AS v(id BIGINT, title TEXT, description TEXT, category TEXT, brand TEXT,
+                                                        price_minor BIGINT, discount_hundredths INTEGER, stock INTEGER, details TEXT)
+            WHERE p.id = v.id
             """, logger: logger)
     }
 

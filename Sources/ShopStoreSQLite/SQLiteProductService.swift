@@ -88,13 +88,18 @@ struct SQLiteProductService: ProductService {
         guard !plans.isEmpty else { return nil }
         return try database.shopWrite { db in
             let now = clock.timestamp()
-            for plan in plans {
-                let current = try Self.find(db, String(plan.before.id))
-                try plan.checkUnchanged(current)
-                try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
-                    try Self.apply(db, plan.changes, to: current.id, now: now)
+            if plans.contains(where: { $0.changes.sku != nil || $0.changes.barcode != nil }) {
+                // SKUs and barcodes are checked against the other products one by one.
+                for plan in plans {
+                    let current = try Self.find(db, String(plan.before.id))
+                    try plan.checkUnchanged(current)
+                    try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
+                        try Self.apply(db, plan.changes, to: current.id, now: now)
+                    }
+                    try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
                 }
-                try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
+            } else {
+                try Self.applyAtOnce(db, plans, now: now) { change in try audit(change, db) }
             }
             return try SQLiteAuditLog.changeSet(db)
         }
@@ -259,6 +264,70 @@ struct SQLiteProductService: ProductService {
         try noteSearchWords(db, [changes.title, changes.brand, changes.category, changes.description])
         try db.execute(sql: "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                        arguments: StatementArguments(arguments))
+    }
+
+    /// A bulk change that names no SKU or barcode, set-based: the products read in one query and
+    /// checked against their plans, every change made by one UPDATE from the plans as JSON rows,
+    /// the products read again in one query, and each change audited.
+    static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String,
+                            audit: (AuditChange) throws -> Void) throws {
+        func products(_ ids: [Int64]) throws -> [Int64: Product] {
+            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            var found: [Int64: Product] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM products WHERE id IN (SELECT value FROM json_each(?))",
+                                        arguments: [list]) {
+                let product = product(row)
+                found[product.id] = product
+            }
+            return found
+        }
+        let ids = plans.map(\.before.id)
+        let before = try products(ids)
+        var rows: [String] = []
+        var words: [String?] = []
+        for plan in plans {
+            guard let current = before[plan.before.id] else { throw ProductRules.noProduct(String(plan.before.id)) }
+            try plan.checkUnchanged(current)
+            try ProductRules.check(plan.changes)
+            let changes = plan.changes
+            guard !changes.isEmpty else { continue }
+            func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
+            func number<N: BinaryInteger>(_ value: N?) -> String { value.map { "\($0)" } ?? "null" }
+            rows.append("""
+                {"id":\(current.id),"title":\(text(changes.title)),"description":\(text(changes.description)),\
+                "category":\(text(changes.category)),"brand":\(text(changes.brand)),"price":\(number(changes.price?.minorUnits)),\
+                "discount":\(number(changes.discount?.hundredths)),"stock":\(number(changes.stock)),"details":\(text(changes.details?.storedJSON))}
+                """)
+            words += [changes.title, changes.brand, changes.category, changes.description]
+        }
+        guard !rows.isEmpty else { return }
+        try noteSearchWords(db, words)
+        try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
+            try db.execute(sql: """
+                UPDATE products SET
+                    title = coalesce(v.title, products.title),
+                    description = coalesce(v.description, products.description),
+                    category = coalesce(v.category, products.category),
+                    brand = CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END,
+                    price_minor = coalesce(v.price, products.price_minor),
+                    discount_hundredths = coalesce(v.discount, products.discount_hundredths),
+                    stock = coalesce(v.stock, products.stock),
+                    details = coalesce(v.details, products.details),
+                    updated_at = ?
+                FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.title') AS title,
+                             json_extract(value, '$.description') AS description, json_extract(value, '$.category') AS category,
+                             json_extract(value, '$.brand') AS brand, json_extract(value, '$.price') AS price,
+                             json_extract(value, '$.discount') AS discount, json_extract(value, '$.stock') AS stock,
+                             json_extract(value, '$.details') AS details
+                      FROM json_each(?)) AS v
+                WHERE products.id = v.id
+                """, arguments: [now, "[" + rows.joined(separator: ",") + "]"])
+        }
+        let after = try products(ids)
+        for plan in plans where !plan.changes.isEmpty {
+            guard let old = before[plan.before.id], let new = after[plan.before.id] else { continue }
+            try audit(.product("update", before: old, after: new))
+        }
     }
 
     /// The id after the highest one or, once that reaches the end of `ProductLimits.idRange`
