@@ -34,14 +34,22 @@ package enum PostgresReceiptSchema {
             // True, for a WHERE clause: the receipt is kept with this transaction. It waits for a
             // transaction holding the same receipt (lock_timeout 0: a one-call function's 10 ms
             // would end the wait before the holder's outcome is known, and that outcome decides).
+            // A statement may test a row again (one another transaction changed meanwhile): the
+            // receipt this transaction already kept is kept once (a transaction-local setting).
             PostgresServerRules.inThisSchema("""
                 CREATE FUNCTION shopsh_keep_receipt(command_id UUID, step INTEGER) RETURNS boolean
-                LANGUAGE sql VOLATILE SECURITY DEFINER SET lock_timeout = 0 SET search_path = pg_catalog, %I, pg_temp AS $body$
-                DELETE FROM command_receipts WHERE (command_id, step) IN (
-                    SELECT r.command_id, r.step FROM command_receipts r
-                    WHERE r.kept_at < clock_timestamp() - interval '1 day' ORDER BY r.kept_at LIMIT 10 FOR UPDATE SKIP LOCKED);
-                INSERT INTO command_receipts (command_id, step) VALUES ($1, $2);
-                SELECT true;
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET lock_timeout = 0 SET search_path = pg_catalog, %I, pg_temp AS $body$
+                DECLARE
+                    this_receipt TEXT := $1::text || '/' || $2::text;
+                BEGIN
+                    IF current_setting('shopsh.receipt', true) = this_receipt THEN RETURN true; END IF;
+                    DELETE FROM command_receipts WHERE (command_receipts.command_id, command_receipts.step) IN (
+                        SELECT r.command_id, r.step FROM command_receipts r
+                        WHERE r.kept_at < clock_timestamp() - interval '1 day' ORDER BY r.kept_at LIMIT 10 FOR UPDATE SKIP LOCKED);
+                    INSERT INTO command_receipts (command_id, step) VALUES ($1, $2);
+                    PERFORM set_config('shopsh.receipt', this_receipt, true);
+                    RETURN true;
+                END
                 $body$
                 """),
             // Whether a change with this receipt was kept: its receipt is tried again, waiting for

@@ -55,8 +55,39 @@ extension Sequence where Element: PricedLine {
     }
 }
 
+/// Which baskets `basket list` shows, in which order.
+public struct BasketListQuery: Hashable, Sendable {
+    /// Only baskets whose last change is at or before this moment (`--idle`): `2026-11-23T05:31:02Z`.
+    public var changedBefore: String?
+    /// Only baskets whose total, before discounts, is at least this many minor units (`--min-total`).
+    public var minTotal: Int64?
+    /// The order (`sortFields`; by user id when none, and between equals) and the page.
+    public var page: Page
+
+    public init(changedBefore: String? = nil, minTotal: Int64? = nil, page: Page = .all) {
+        self.changedBefore = changedBefore
+        self.minTotal = minTotal
+        self.page = page
+    }
+
+    /// The fields baskets sort by, and the column of a store's basket summaries each names
+    /// (`customer` by the name in lower case).
+    public static let sortColumns: KeyValuePairs<String, String> = [
+        "user_id": "s.user_id", "customer": "lower(u.username)", "lines": "s.lines", "total_quantity": "s.items",
+        "total": "s.total", "discounted_total": "s.discounted_total", "last_change": "s.last_change",
+    ]
+
+    /// `ORDER BY` for a store: the page's fields, then the user id (constant SQL from `sortColumns`).
+    public var orderBy: String {
+        let keys = page.sort.compactMap { key in
+            Self.sortColumns.first { $0.key == key.field }.map { $0.value + (key.descending ? " DESC" : "") }
+        }
+        return (keys + ["s.user_id"]).joined(separator: ", ")
+    }
+}
+
 /// One non-empty basket as `basket list` shows it: whose, how big, what it comes to, and when a
-/// line was last added or changed.
+/// line was last added or changed (a store keeps one per basket).
 public struct BasketSummary: Hashable, Sendable {
     public var userID: Int64
     public var username: String
@@ -76,41 +107,5 @@ public struct BasketSummary: Hashable, Sendable {
         self.total = total
         self.discountedTotal = discountedTotal
         self.lastChange = lastChange
-    }
-
-    /// The summaries of basket lines read in user order (each line with its owner's name and its
-    /// last change), one per user, with the totals `PricedLine` gives: what a store's listing of
-    /// baskets streams through.
-    public struct Collector {
-        private var current: (userID: Int64, username: String, lines: [BasketLine], lastChange: String)?
-
-        public init() {}
-
-        /// Adds a line (lines of one user come together); returns the basket that ended, if one did.
-        public mutating func add(_ line: BasketLine, username: String, changedAt: String) throws(ShopError) -> BasketSummary? {
-            if let open = current, open.userID == line.userID {
-                current?.lines.append(line)
-                if changedAt > open.lastChange { current?.lastChange = changedAt }
-                return nil
-            }
-            let ended = try finish()
-            current = (line.userID, username, [line], changedAt)
-            return ended
-        }
-
-        /// Ends the last basket and returns it.
-        public mutating func finish() throws(ShopError) -> BasketSummary? {
-            guard let open = current else { return nil }
-            current = nil
-            let currency = open.lines.first?.unitPrice.currency ?? .usd
-            var totals: [Money] = [], discounted: [Money] = []
-            for line in open.lines {
-                totals.append(try line.total)
-                discounted.append(try line.discountedTotal)
-            }
-            return BasketSummary(userID: open.userID, username: open.username, lines: open.lines.count,
-                                 items: open.lines.totalQuantity, total: try Money.sum(totals, currency: currency),
-                                 discountedTotal: try Money.sum(discounted, currency: currency), lastChange: open.lastChange)
-        }
     }
 }

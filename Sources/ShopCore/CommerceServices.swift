@@ -54,9 +54,10 @@ public protocol BasketService: Sendable {
     /// gives nothing now refuses the checkout (`CouponRefusal`), unless `withoutCoupon`, which
     /// checks out at full price and takes the coupon off.
     func checkout(_ user: String, shipTo: Int64?, withoutCoupon: Bool) async throws -> Order
-    /// Every non-empty basket, by user id, streaming (`BasketSummary.Collector`): a store never
-    /// holds them all. `body` may throw to stop early.
-    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws
+    /// The non-empty baskets `query` picks, in its order, a page of them, streaming: a store reads
+    /// them from what it keeps per basket (its totals at today's prices, its last change), never
+    /// every line. `body` may throw to stop early.
+    func listBaskets(_ query: BasketListQuery, _ body: (BasketSummary) throws -> Void) async throws
 }
 
 extension BasketService {

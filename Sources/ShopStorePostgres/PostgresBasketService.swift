@@ -27,37 +27,24 @@ struct PostgresBasketService: BasketService {
         }
     }
 
-    /// Users per query of `listBaskets`: the server reads their lines through the primary key and
-    /// the first page comes at once (one query for every basket would be planned, joined and
-    /// sorted whole before its first row).
-    static let basketsPerQuery = 200   // the demo shop's 208 baskets take two
-
-    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws {
-        var collector = BasketSummary.Collector()
-        var after: Int64 = 0
-        while true {
-            let from = after
-            var read = 0
-            // users_masked for a viewer: only the username is read, which it does not mask.
-            try await database.forEachRow("listing baskets", query: { _ in """
-                SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity, b.user_id, u.username,
-                       \(unescaped: PostgresTimes.epochSeconds("coalesce(b.changed_at, b.added_at)"))
-                FROM (SELECT DISTINCT user_id FROM basket_lines WHERE user_id > \(from) ORDER BY user_id LIMIT \(Self.basketsPerQuery)) AS owners
-                JOIN basket_lines b ON b.user_id = owners.user_id
-                JOIN products p ON p.id = b.product_id JOIN \(unescaped: database.usersSource) u ON u.id = b.user_id
-                ORDER BY b.user_id, b.product_id
-                """ }) { row in
-                let cells = try row.decode((Int64, String, String, Int64, Int, Int, Int64, String, Int64).self)
-                let line = BasketLine(userID: cells.6, productID: cells.0, sku: cells.1, title: cells.2,
-                                      unitPrice: Money(minorUnits: cells.3, currency: .usd),
-                                      discount: Percentage(hundredths: cells.4), quantity: cells.5)
-                if let ended = try collector.add(line, username: cells.7, changedAt: ShopClock.timestamp(cells.8)) { try body(ended) }
-                read += 1
-                after = cells.6
-            }
-            if read == 0 { break }
+    func listBaskets(_ query: BasketListQuery, _ body: (BasketSummary) throws -> Void) async throws {
+        let before = query.changedBefore, minimum = query.minTotal
+        let limit = query.page.limit.map(Int64.init), offset = Int64(query.page.offset)
+        // users_masked for a viewer: only the username is read, which it does not mask.
+        try await database.forEachRow("listing baskets", query: { _ in """
+            SELECT s.user_id, u.username, s.lines, s.items, s.total, s.discounted_total,
+                   \(unescaped: PostgresTimes.epochSeconds("s.last_change"))
+            FROM basket_summaries s JOIN \(unescaped: database.usersSource) u ON u.id = s.user_id
+            WHERE (\(before)::timestamptz IS NULL OR s.last_change <= \(before)::timestamptz)
+              AND (\(minimum)::bigint IS NULL OR s.total >= \(minimum)::bigint)
+            ORDER BY \(unescaped: query.orderBy) LIMIT \(limit)::bigint OFFSET \(offset)
+            """ }) { row in
+            let cells = try row.decode((Int64, String, Int64, Int64, Int64, Int64, Int64).self)
+            try body(BasketSummary(userID: cells.0, username: cells.1, lines: Int(cells.2), items: Int(cells.3),
+                                   total: Money(minorUnits: cells.4, currency: .usd),
+                                   discountedTotal: Money(minorUnits: cells.5, currency: .usd),
+                                   lastChange: ShopClock.timestamp(cells.6)))
         }
-        if let last = try collector.finish() { try body(last) }
     }
 
     // MARK: - Writing

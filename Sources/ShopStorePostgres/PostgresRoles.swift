@@ -32,7 +32,7 @@ import PostgresShopSchema
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
     /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, reviews, currencies, currency_rates, search_vocabulary, sales_days, sales_day_products, sales_day_customers"
+    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, reviews, currencies, currency_rates, search_vocabulary, sales_days, sales_day_products, sales_day_customers, basket_summaries"
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).

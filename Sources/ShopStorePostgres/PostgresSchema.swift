@@ -20,7 +20,7 @@ enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                              "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "order_stock",
-                             "operation_in_progress", "search_vocabulary", "sales_days", "command_names", "command_receipts", "sales_day_products", "sales_day_customers"]
+                             "operation_in_progress", "search_vocabulary", "sales_days", "command_names", "command_receipts", "sales_day_products", "sales_day_customers", "basket_summaries"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked", "reviews_masked"]
@@ -172,8 +172,8 @@ enum PostgresSchema {
         PostgresMigration(version: 16, name: "v16: reviews, barcodes and product details", statements: PostgresReviewSchema.statements),
         PostgresMigration(version: 17, name: "v17: audit notifications; the history's start", statements: PostgresHistorySchema.statements),
         PostgresMigration(version: 18, name: "v18: command receipts (exactly once across a broken COMMIT)", statements: PostgresReceiptSchema.statements),
-        PostgresMigration(version: 19, name: "v19: day summaries per product and customer; sales kept per statement",
-                          statements: PostgresSalesSummarySchema.statements),
+        PostgresMigration(version: 19, name: "v19: day summaries per product and customer; sales kept per statement; basket summaries",
+                          statements: PostgresSalesSummarySchema.statements + PostgresBasketSummarySchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -106,21 +106,19 @@ struct SQLiteBasketService: BasketService {
         }
     }
 
-    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws {
+    func listBaskets(_ query: BasketListQuery, _ body: (BasketSummary) throws -> Void) async throws {
         try database.shopRead { db in
-            var collector = BasketSummary.Collector()
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT b.product_id, p.sku, p.title, p.price_minor, p.discount_hundredths, b.quantity,
-                       b.user_id, u.username, coalesce(b.changed_at, b.added_at)
-                FROM basket_lines b JOIN products p ON p.id = b.product_id JOIN users u ON u.id = b.user_id
-                ORDER BY b.user_id, b.product_id
-                """)
+                SELECT s.user_id, u.username, s.lines, s.items, s.total, s.discounted_total, s.last_change
+                FROM basket_summaries s JOIN users u ON u.id = s.user_id
+                WHERE (?1 IS NULL OR s.last_change <= ?1) AND (?2 IS NULL OR s.total >= ?2)
+                ORDER BY \(query.orderBy) LIMIT ?3 OFFSET ?4
+                """, arguments: [query.changedBefore, query.minTotal, query.page.limit ?? -1, query.page.offset])
             while let row = try cursor.next() {
-                if let ended = try collector.add(Self.line(userID: row[6])(row), username: row[7], changedAt: row[8]) {
-                    try body(ended)
-                }
+                try body(BasketSummary(userID: row[0], username: row[1], lines: row[2], items: row[3],
+                                       total: Money(minorUnits: row[4], currency: .usd),
+                                       discountedTotal: Money(minorUnits: row[5], currency: .usd), lastChange: row[6]))
             }
-            if let last = try collector.finish() { try body(last) }
         }
     }
 

@@ -1,5 +1,8 @@
-// SalesSummarySchema: Schema v14 — what the product and customer reports read instead of every
-// order line (issue 40): `sales_day_products`, each day's figures per product (as the line named
+// SalesSummarySchema: Schema v14 — what reports and listings read instead of every row (issue 40).
+// `basket_summaries`: each non-empty basket's lines, items, totals at today's prices and last
+// change, kept by triggers on basket lines and on products' prices and discounts, so that
+// `basket list --idle/--min-total/--sort` reads a page of them. For the product and customer
+// reports: `sales_day_products`, each day's figures per product (as the line named
 // it), currency and status, and `sales_day_customers`, the same per customer. Triggers keep both
 // equal to a recount from the orders and their lines, through any change (shopsh's, or a
 // statement at sqlite3): a line added, changed or taken away, an order whose day, currency,
@@ -38,6 +41,33 @@ extension Schema {
         ) WITHOUT ROWID;
         """
 
+    /// The basket summaries' DDL (v14).
+    static let basketSummaryTable = """
+        CREATE TABLE basket_summaries (
+            user_id          INTEGER PRIMARY KEY,
+            lines            INTEGER NOT NULL,
+            items            INTEGER NOT NULL,
+            total            INTEGER NOT NULL,   -- at today's prices, before discounts
+            discounted_total INTEGER NOT NULL,   -- each line's discount rounded once (LineTotalSQL)
+            last_change      TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX basket_summaries_by_last_change ON basket_summaries(last_change, user_id);
+        CREATE INDEX basket_summaries_by_total ON basket_summaries(total, user_id);
+        """
+
+    /// The baskets of `users` (an SQL list or subquery of user ids) recounted from their lines.
+    static func recountBaskets(_ users: String) -> String {
+        """
+        DELETE FROM basket_summaries WHERE user_id IN \(users);
+        INSERT INTO basket_summaries (user_id, lines, items, total, discounted_total, last_change)
+        SELECT b.user_id, count(*), sum(b.quantity), sum(p.price_minor * b.quantity),
+               sum(\(LineTotalSQL.discounted(unitPrice: "p.price_minor", quantity: "b.quantity", discount: "p.discount_hundredths"))),
+               max(coalesce(b.changed_at, b.added_at))
+        FROM basket_lines b JOIN products p ON p.id = b.product_id
+        WHERE b.user_id IN \(users) GROUP BY b.user_id;
+        """
+    }
+
     /// Both summaries recounted from the orders (v14, and after a seed, which writes without the triggers).
     static let refillSalesSummaries = """
         DELETE FROM sales_day_products;
@@ -51,7 +81,8 @@ extension Schema {
         SELECT substr(created_at, 1, 10), currency, status, coalesce(user_id, 0), customer, count(*), sum(items),
                sum(total_minor), sum(discounted_total_minor)
         FROM orders GROUP BY 1, 2, 3, 4, 5;
-        """
+        DELETE FROM basket_summaries;
+        """ + recountBaskets("(SELECT user_id FROM basket_lines)")
 
     /// Lines' figures counted into (`sign` 1) or out of (-1) the product summary, under their
     /// order's day, currency and status, added up per summary row first. `line` and `order` are
@@ -124,6 +155,20 @@ extension Schema {
                 CREATE TRIGGER orders_summary_lines_update AFTER UPDATE OF created_at, currency, status ON orders BEGIN
                 \(countLines("l", order: "OLD", from: linesOf("OLD"), sign: -1))
                 \(countLines("l", order: "NEW", from: linesOf("NEW"), sign: 1)) END
+                """),
+            ("basket_lines_summary_insert", """
+                CREATE TRIGGER basket_lines_summary_insert AFTER INSERT ON basket_lines BEGIN \(recountBaskets("(NEW.user_id)")) END
+                """),
+            ("basket_lines_summary_update", """
+                CREATE TRIGGER basket_lines_summary_update AFTER UPDATE ON basket_lines BEGIN
+                \(recountBaskets("(OLD.user_id, NEW.user_id)")) END
+                """),
+            ("basket_lines_summary_delete", """
+                CREATE TRIGGER basket_lines_summary_delete AFTER DELETE ON basket_lines BEGIN \(recountBaskets("(OLD.user_id)")) END
+                """),
+            ("products_basket_summary_update", """
+                CREATE TRIGGER products_basket_summary_update AFTER UPDATE OF price_minor, discount_hundredths ON products BEGIN
+                \(recountBaskets("(SELECT user_id FROM basket_lines WHERE product_id = NEW.id)")) END
                 """),
             ("orders_summary_insert", "CREATE TRIGGER orders_summary_insert AFTER INSERT ON orders BEGIN \(countOrder("NEW", sign: 1)) END"),
             ("orders_summary_update", """

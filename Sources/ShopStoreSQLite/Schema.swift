@@ -13,7 +13,7 @@ enum Schema {
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
                                  "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
-                                 "v14: day summaries per product and customer"]
+                                 "v14: day summaries per product and customer; basket summaries"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -21,7 +21,7 @@ enum Schema {
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
-                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers"]
+                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers", "basket_summaries"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -388,10 +388,12 @@ enum Schema {
                 INSERT OR IGNORE INTO shop_meta (key, value) VALUES ('\(SQLiteHistoryService.startKey)', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
                 """)
         }
-        // v14: what the product and customer reports read instead of every line and order
-        // (SalesSummarySchema): each day's figures per product and per customer, kept by triggers.
+        // v14: what the product and customer reports and `basket list` read instead of every line
+        // and order (SalesSummarySchema): each day's figures per product and per customer, and each
+        // basket's figures, kept by triggers.
         register(14) { db in
             try db.execute(sql: salesSummaryTables)
+            try db.execute(sql: basketSummaryTable)
             try db.execute(sql: refillSalesSummaries)
             for trigger in salesSummaryTriggers { try db.execute(sql: trigger.sql) }
         }

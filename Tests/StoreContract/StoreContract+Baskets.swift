@@ -18,6 +18,7 @@ extension StoreContract {
             Case("a product out of stock cannot be added", outOfStockRefused),
             Case("lines show prices now and totals add up", basketTotals),
             Case("every non-empty basket is listed by user, with its totals and last change", listBaskets),
+            Case("the listing's figures equal each basket's after random changes; filters, order and page", basketListQueries),
         ])
     }
 
@@ -144,7 +145,7 @@ extension StoreContract {
     static func listBaskets(_ shop: ShopServices) async throws {
         func listed() async throws -> [BasketSummary] {
             var all: [BasketSummary] = []
-            try await shop.baskets.listBaskets { all.append($0) }
+            try await shop.baskets.listBaskets(BasketListQuery()) { all.append($0) }
             return all
         }
         #expect(try await listed().isEmpty)
@@ -171,5 +172,87 @@ extension StoreContract {
         #expect(second.first.map { $0.lastChange >= first[0].lastChange } == true && second.first?.items == 3)
         _ = try await shop.baskets.clearBasket("ann")
         #expect(try await listed().map(\.userID) == [bob.id])
+    }
+
+    /// What a store keeps per basket (`listBaskets`) equals each basket read line by line, after
+    /// random adds, sets, removes, clears and checkouts, price and discount changes (one bulk), a
+    /// product and a user deleted; `--idle`, `--min-total`, every sort field and pages pick and
+    /// order the same baskets as the whole list filtered and sorted here.
+    static func basketListQueries(_ shop: ShopServices) async throws {
+        var random = SplitMix64(seed: 41)
+        let names = (0..<8).map { "u\($0)" }
+        for name in names { _ = try await ContractData.addUser(shop, name) }
+        for index in 0..<6 {
+            _ = try await ContractData.addProduct(shop, sku: "Q-\(index)", price: Int64(199 + 101 * index), discount: 333 * index, stock: 10_000)
+        }
+        var deletedUser = false, deletedProduct = false
+        for step in 0..<80 {
+            let user = names.filter { !deletedUser || $0 != "u3" }.randomElement(using: &random) ?? "u0"
+            let product = (0..<6).map { "Q-\($0)" }.filter { !deletedProduct || $0 != "Q-4" }.randomElement(using: &random) ?? "Q-0"
+            switch Int.random(in: 0...11, using: &random) {
+            case 0...4: _ = try await shop.baskets.addToBasket(user, product: product, quantity: Int.random(in: 1...9, using: &random))
+            case 5: _ = try await shop.baskets.setBasketQuantity(user, product: product, quantity: Int.random(in: 0...4, using: &random))
+            case 6: _ = try? await shop.baskets.removeFromBasket(user, product: product)
+            case 7: _ = try await shop.baskets.clearBasket(user)
+            case 8: _ = try? await shop.baskets.checkout(user)
+            case 9:
+                _ = try await shop.products.updateProduct(product, ProductChanges(price: ContractData.usd(Int64.random(in: 1...9_999, using: &random)),
+                                                                                  discount: ContractData.percent(Int.random(in: 0...5_000, using: &random))))
+            case 10:
+                let all = try await ContractData.list(shop)
+                let plans = try ProductChangePlan.plan(ProductEdit(price: .percent(hundredths: 1_000)), over: all)
+                _ = try await shop.products.applyProductChanges(plans)
+            case 11 where step > 40 && !deletedUser:
+                _ = try await shop.users.deleteUser("u3"); deletedUser = true
+            default:
+                if step > 50 && !deletedProduct { _ = try await shop.products.deleteProduct("Q-4"); deletedProduct = true }
+            }
+        }
+        var all: [BasketSummary] = []
+        try await shop.baskets.listBaskets(BasketListQuery()) { all.append($0) }
+        #expect(all.map(\.userID) == all.map(\.userID).sorted() && all.count > 2)
+        for name in names where !(deletedUser && name == "u3") {
+            let basket = try await shop.baskets.basket(name)
+            let summary = all.first { $0.username == name }
+            #expect((summary == nil) == basket.lines.isEmpty, "\(name)")
+            guard let summary else { continue }
+            #expect(summary.lines == basket.lines.count && summary.items == basket.totalQuantity, "\(name)")
+            #expect(try summary.total == basket.total && summary.discountedTotal == basket.discountedTotal, "\(name)")
+        }
+        // Filters, every order and a page, against the whole list filtered and sorted here.
+        let times = all.map(\.lastChange).sorted(), totals = all.map(\.total.minorUnits).sorted()
+        let cutoff = times[times.count / 2], minimum = totals[totals.count / 2]
+        func compare(_ a: BasketSummary, _ b: BasketSummary, _ field: String) -> Bool? {
+            func order<T: Comparable>(_ x: T, _ y: T) -> Bool? { x == y ? nil : x < y }
+            switch field {
+            case "customer": return order(a.username.lowercased(), b.username.lowercased())
+            case "lines": return order(a.lines, b.lines)
+            case "total_quantity": return order(a.items, b.items)
+            case "total": return order(a.total.minorUnits, b.total.minorUnits)
+            case "discounted_total": return order(a.discountedTotal.minorUnits, b.discountedTotal.minorUnits)
+            case "last_change": return order(a.lastChange, b.lastChange)
+            default: return order(a.userID, b.userID)
+            }
+        }
+        for field in BasketListQuery.sortColumns.map(\.key) {
+            for descending in [false, true] {
+                let sort = [SortKey(field: field, descending: descending)]
+                let expected = all.filter { $0.lastChange <= cutoff && $0.total.minorUnits >= minimum }.sorted { a, b in
+                    if let less = compare(a, b, field) { return descending ? !less : less }
+                    return a.userID < b.userID
+                }
+                var listed: [BasketSummary] = []
+                try await shop.baskets.listBaskets(BasketListQuery(changedBefore: cutoff, minTotal: minimum, page: Page(sort: sort))) { listed.append($0) }
+                #expect(listed == expected, "\(field) \(descending)")
+                var page: [BasketSummary] = []
+                try await shop.baskets.listBaskets(BasketListQuery(page: Page(sort: sort, limit: 2, offset: 1))) { page.append($0) }
+                let whole = all.sorted { a, b in
+                    if let less = compare(a, b, field) { return descending ? !less : less }
+                    return a.userID < b.userID
+                }
+                #expect(page == Array(whole.dropFirst(1).prefix(2)), "\(field) \(descending) page")
+            }
+        }
+        #expect(deletedUser && deletedProduct)
     }
 }

@@ -312,34 +312,11 @@ extension BasketCommand {
                 (cutoff.map { basket.lastChange <= $0 } ?? true) && (minimum.map { basket.total.minorUnits >= $0.minorUnits } ?? true)
             }
             let columns = BasketRows.listColumns(display)
+            // The store filters, sorts and pages what it keeps per basket: a page never reads every basket.
+            let query = BasketListQuery(changedBefore: cutoff, minTotal: minimum?.minorUnits, page: page)
             try await context.list(columns: columns, tableView: BasketRows.listTableView(columns), options: output, page: page,
                                    emptyNote: "no baskets match") { emit in
-                if page.sort.isEmpty {
-                    // Streams by user id: the first page comes without reading every basket.
-                    var skipped = 0, emitted = 0
-                    do {
-                        try await context.services.baskets.listBaskets { basket in
-                            guard passes(basket) else { return }
-                            if skipped < page.offset { skipped += 1; return }
-                            if let limit = page.limit, emitted >= limit { throw EnoughRows() }
-                            try emit(try BasketRows.listCells(basket, display))
-                            emitted += 1
-                        }
-                    } catch is EnoughRows {}
-                    return
-                }
-                var baskets: [BasketSummary] = []
-                try await context.services.baskets.listBaskets { if passes($0) { baskets.append($0) } }
-                let sorted = baskets.enumerated().sorted { left, right in
-                    for key in page.sort {
-                        let order = BasketRows.compare(left.element, right.element, by: key.field)
-                        if order != 0 { return key.descending ? order > 0 : order < 0 }
-                    }
-                    return left.offset < right.offset
-                }.map(\.element)
-                for basket in sorted.dropFirst(page.offset).prefix(page.limit ?? .max) {
-                    try emit(try BasketRows.listCells(basket, display))
-                }
+                try await context.services.baskets.listBaskets(query) { basket in try emit(try BasketRows.listCells(basket, display)) }
             }
             guard follow else { return }
             let stream = try FollowOutput(columns: columns, options: output, context: context)
@@ -352,7 +329,7 @@ extension BasketCommand {
                 }
                 guard !touched.isEmpty else { return }
                 var now: [Int64: BasketSummary] = [:]
-                try await context.services.baskets.listBaskets { if touched.contains($0.userID) { now[$0.userID] = $0 } }
+                try await context.services.baskets.listBaskets(BasketListQuery()) { if touched.contains($0.userID) { now[$0.userID] = $0 } }
                 for userID in touched {
                     let basket = if let found = now[userID] { found } else {
                         BasketSummary(userID: userID, username: (try? await context.services.users.user(String(userID)).username) ?? "",
@@ -368,6 +345,3 @@ extension BasketCommand {
         }
     }
 }
-
-/// Stops a streamed listing once its page is full.
-private struct EnoughRows: Error {}

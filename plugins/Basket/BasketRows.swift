@@ -59,22 +59,8 @@ enum BasketRows {
         TableView(columns.map(\.key), optional: ["lines"])
     }
 
-    /// Fields `basket list --sort` takes.
-    static let listSortFields = ["user_id", "customer", "lines", "total_quantity", "total", "discounted_total", "last_change"]
-
-    /// -1, 0 or 1: how two baskets compare by one of `listSortFields`.
-    static func compare(_ left: BasketSummary, _ right: BasketSummary, by field: String) -> Int {
-        func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }
-        switch field {
-        case "customer": return order(left.username.lowercased(), right.username.lowercased())
-        case "lines": return order(left.lines, right.lines)
-        case "total_quantity": return order(left.items, right.items)
-        case "total": return order(left.total.minorUnits, right.total.minorUnits)
-        case "discounted_total": return order(left.discountedTotal.minorUnits, right.discountedTotal.minorUnits)
-        case "last_change": return order(left.lastChange, right.lastChange)
-        default: return order(left.userID, right.userID)
-        }
-    }
+    /// The fields `basket list --sort` takes (the store sorts: BasketListQuery).
+    static var listSortFields: [String] { BasketListQuery.sortColumns.map(\.key) }
 
     /// The head of `basket show -o json`: the totals without the line count (`lines` is the array),
     /// then the coupon: its code, what it gives now (or why nothing), what is left to pay.

@@ -81,7 +81,7 @@ struct MaskedBasketService: BasketService {
         PersonalDataMask.order(try await base.checkout(user, shipTo: shipTo, withoutCoupon: withoutCoupon))
     }
     /// Usernames are not masked (only emails and phones are).
-    func listBaskets(_ body: (BasketSummary) throws -> Void) async throws { try await base.listBaskets(body) }
+    func listBaskets(_ query: BasketListQuery, _ body: (BasketSummary) throws -> Void) async throws { try await base.listBaskets(query, body) }
 }
 
 /// Orders with where they go masked (PersonalDataMask.address).
