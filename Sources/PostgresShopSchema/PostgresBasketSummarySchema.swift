@@ -20,18 +20,7 @@ package enum PostgresBasketSummarySchema {
 
     /// A statement-level trigger function recounting the baskets of the users `users` selects.
     private static func recounting(_ name: String, _ users: String) -> [String] {
-        [
-            PostgresServerRules.inThisSchema("""
-                CREATE FUNCTION \(name)() RETURNS trigger
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-                BEGIN
-                PERFORM shopsh_recount_baskets(ARRAY(\(users)));
-                RETURN NULL;
-                END
-                $body$
-                """),
-            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
-        ]
+        PostgresServerRules.triggerFunction(name, ["PERFORM shopsh_recount_baskets(ARRAY(\(users)))"])
     }
 
     package static var statements: [String] {

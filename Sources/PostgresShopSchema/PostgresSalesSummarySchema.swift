@@ -91,22 +91,6 @@ package enum PostgresSalesSummarySchema {
             """
     }
 
-    /// A trigger function made of `statements` (owner's rights: nobody else writes the summaries).
-    private static func function(_ name: String, _ statements: [String]) -> [String] {
-        [
-            PostgresServerRules.inThisSchema("""
-                CREATE FUNCTION \(name)() RETURNS trigger
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-                BEGIN
-                \(PostgresServerRules.formatted(statements.map { $0 + ";" }.joined(separator: "\n")))
-                RETURN NULL;
-                END
-                $body$
-                """),
-            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
-        ]
-    }
-
     /// The products' and customers' summaries recounted from the orders (migration 19, and after a seed).
     package static let refill: [String] = [
         "DELETE FROM sales_day_products",
@@ -159,16 +143,16 @@ package enum PostgresSalesSummarySchema {
             // Per statement from now on: the row trigger of migration 9 goes.
             "DROP TRIGGER orders_count_sales ON orders",
         ] + refill
-        all += function("shopsh_sales_orders_inserted", countOrders("new_orders", sign: "+"))
-        all += function("shopsh_sales_orders_updated",
+        all += PostgresServerRules.triggerFunction("shopsh_sales_orders_inserted", countOrders("new_orders", sign: "+"))
+        all += PostgresServerRules.triggerFunction("shopsh_sales_orders_updated",
                         countOrders(movedOrders("o", linesOnly: false), sign: "-") + countOrders(movedOrders("n", linesOnly: false), sign: "+")
                         + [countLines("order_lines", of: movedOrders("o", linesOnly: true), sign: "-"),
                            countLines("order_lines", of: movedOrders("n", linesOnly: true), sign: "+")])
-        all += function("shopsh_sales_orders_deleted", countOrders("old_orders", sign: "-"))
-        all += function("shopsh_sales_lines_inserted", [countLines("new_lines", of: "orders", sign: "+")])
-        all += function("shopsh_sales_lines_updated", [countLines(movedLines("o"), of: "orders", sign: "-"),
+        all += PostgresServerRules.triggerFunction("shopsh_sales_orders_deleted", countOrders("old_orders", sign: "-"))
+        all += PostgresServerRules.triggerFunction("shopsh_sales_lines_inserted", [countLines("new_lines", of: "orders", sign: "+")])
+        all += PostgresServerRules.triggerFunction("shopsh_sales_lines_updated", [countLines(movedLines("o"), of: "orders", sign: "-"),
                                                        countLines(movedLines("n"), of: "orders", sign: "+")])
-        all += function("shopsh_sales_lines_deleted", [countLines("old_lines", of: "orders", sign: "-")])
+        all += PostgresServerRules.triggerFunction("shopsh_sales_lines_deleted", [countLines("old_lines", of: "orders", sign: "-")])
         // An order's lines, counted out while the order is still there to say under which day.
         all.append(PostgresServerRules.inThisSchema("""
             CREATE FUNCTION shopsh_sales_order_lines_go() RETURNS trigger

@@ -44,6 +44,23 @@ package enum PostgresServerRules {
     /// (the money rules' modulo, LineTotalSQL).
     package static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
 
+    /// A trigger function `name()` made of `statements`, with the owner's rights (nobody else
+    /// writes what it writes), and its grant to PUBLIC taken back.
+    static func triggerFunction(_ name: String, _ statements: [String]) -> [String] {
+        [
+            inThisSchema("""
+                CREATE FUNCTION \(name)() RETURNS trigger
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+                BEGIN
+                \(formatted(statements.map { $0 + ";" }.joined(separator: "\n")))
+                RETURN NULL;
+                END
+                $body$
+                """),
+            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
+        ]
+    }
+
     package static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN

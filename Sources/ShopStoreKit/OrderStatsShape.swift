@@ -20,6 +20,35 @@ public struct OrderStatsShape: Sendable {
     }
 }
 
+extension OrderStatsShape {
+    /// The shape of `grouping` over a store's day summaries (`s`): `sales_days` for days and
+    /// statuses, `sales_day_products` and `sales_day_customers` for products and customers; nil
+    /// for a grouping no summary keeps. A product or customer deleted since is id 0 there: its
+    /// rows are told apart by the SKU or name they had, as the lines and orders tell them.
+    /// `day` is the dialect's `YYYY-MM-DD` of `s.day`; `noID` and `noTitle` its typed NULLs;
+    /// `sum` wraps a sum (PostgreSQL's cast back to bigint).
+    public static func summary(_ grouping: OrderStatsGrouping, day: String, noID: String = "NULL", noTitle: String = "NULL",
+                               sum: (String) -> String = { "sum(\($0))" }) -> OrderStatsShape? {
+        let sums = ["s.orders", "s.items", "s.gross", "s.net"].map(sum).joined(separator: ", ")
+        switch grouping {
+        case .day, .status:
+            let key = grouping == .status ? "s.status" : day
+            return OrderStatsShape(labels: "\(key), \(noID), \(noTitle), s.currency", sums: sums, from: "sales_days s",
+                                   group: "\(key), s.currency")
+        case .product:
+            return OrderStatsShape(labels: "coalesce(max(p.sku), max(s.sku)), nullif(s.product_id, 0), coalesce(max(p.title), max(s.title)), s.currency",
+                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
+                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
+        case .customer:
+            return OrderStatsShape(labels: "max(s.customer), nullif(s.user_id, 0), \(noTitle), s.currency", sums: sums,
+                                   from: "sales_day_customers s",
+                                   group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")
+        case .week, .month, .category, .coupon:
+            return nil
+        }
+    }
+}
+
 /// What a store's refunds query (`refundStats`) selects and groups by, over `order_refunds r`
 /// joined to its order `o`, the order line `l` and the product `p` — one shape for both stores.
 public struct RefundStatsShape: Sendable {

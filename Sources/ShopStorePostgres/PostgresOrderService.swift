@@ -193,7 +193,9 @@ struct PostgresOrderService: OrderService {
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let summary = query.filter.picksByOrder ? nil : Self.summaryShape(grouping)
+        let summary = query.filter.picksByOrder ? nil
+            : OrderStatsShape.summary(grouping, day: "to_char(s.day, 'YYYY-MM-DD')", noID: "NULL::bigint", noTitle: "NULL::text",
+                                      sum: { "sum(\($0))::bigint" })
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
@@ -214,28 +216,7 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days and statuses from `sales_days`, products and customers from their day summaries (`s`);
-    /// nil for a grouping no summary keeps. A product or customer deleted since is id 0 there:
-    /// its rows are told apart by the SKU or name they had, as the lines and orders tell them.
-    static func summaryShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape? {
-        let sums = "sum(s.orders)::bigint, sum(s.items)::bigint, sum(s.gross)::bigint, sum(s.net)::bigint"
-        switch grouping {
-        case .day, .status:
-            let key = grouping == .status ? "s.status" : "to_char(s.day, 'YYYY-MM-DD')"
-            return OrderStatsShape(labels: "\(key), NULL::bigint, NULL::text, s.currency", sums: sums, from: "sales_days s", group: "1, 4")
-        case .product:
-            return OrderStatsShape(labels: "COALESCE(max(p.sku), max(s.sku)), NULLIF(s.product_id, 0), COALESCE(max(p.title), max(s.title)), s.currency",
-                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
-                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, 4")
-        case .customer:
-            return OrderStatsShape(labels: "max(s.customer), NULLIF(s.user_id, 0), NULL::text, s.currency", sums: sums,
-                                   from: "sales_day_customers s", group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, 4")
-        case .week, .month, .category, .coupon:
-            return nil
-        }
-    }
-
-    /// A grouping a summary keeps (`summaryShape`), for the query's days and status.
+    /// A grouping a summary keeps (`OrderStatsShape.summary`), for the query's days and status.
     static func daysQuery(_ shape: OrderStatsShape, _ query: OrderStatsQuery, tail: String) -> PostgresQuery {
         let status = query.filter.status?.rawValue, since = query.filter.since, until = query.filter.until
         return """

@@ -148,7 +148,7 @@ struct SQLiteOrderService: OrderService {
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let summary = query.filter.picksByOrder ? nil : Self.summaryShape(grouping)
+        let summary = query.filter.picksByOrder ? nil : OrderStatsShape.summary(grouping, day: "s.day")
         let fromDays = summary != nil
         let shape = summary ?? Self.ordersShape(grouping)
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
@@ -197,28 +197,6 @@ struct SQLiteOrderService: OrderService {
                 return OrderStatsRow.refunds(group: row[0], id: row[1], title: row[2],
                                              amount: Money(minorUnits: row[5], currency: currency), units: row[6])
             }
-        }
-    }
-
-    /// Days or statuses from `sales_days`, products and customers from their day summaries (`s`);
-    /// nil for a grouping no summary keeps. A product or customer deleted since is id 0 there:
-    /// its rows are told apart by the SKU or name they had, as the lines and orders tell them.
-    static func summaryShape(_ grouping: OrderStatsGrouping) -> OrderStatsShape? {
-        let sums = "sum(s.orders), sum(s.items), sum(s.gross), sum(s.net)"
-        switch grouping {
-        case .day, .status:
-            let key = grouping == .status ? "s.status" : "s.day"
-            return OrderStatsShape(labels: "\(key), NULL, NULL, s.currency", sums: sums, from: "sales_days s", group: "\(key), s.currency")
-        case .product:
-            return OrderStatsShape(labels: "coalesce(p.sku, max(s.sku)), nullif(s.product_id, 0), coalesce(p.title, max(s.title)), s.currency",
-                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
-                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
-        case .customer:
-            return OrderStatsShape(labels: "max(s.customer), nullif(s.user_id, 0), NULL, s.currency", sums: sums,
-                                   from: "sales_day_customers s",
-                                   group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")
-        case .week, .month, .category, .coupon:
-            return nil
         }
     }
 
