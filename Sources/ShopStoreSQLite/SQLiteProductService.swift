@@ -302,18 +302,23 @@ struct SQLiteProductService: ProductService {
         }
         guard !rows.isEmpty else { return }
         try noteSearchWords(db, words)
+        // Only the columns some plan changes are set: a column in the SET list fires the triggers
+        // `UPDATE OF` it (the search index's, the stock ledger's, the basket summaries'), changed or not.
+        let changed = plans.map(\.changes)
+        var assignments: [String] = []
+        func set(_ column: String, _ value: String, if used: Bool) { if used { assignments.append("\(column) = \(value)") } }
+        set("title", "coalesce(v.title, products.title)", if: changed.contains { $0.title != nil })
+        set("description", "coalesce(v.description, products.description)", if: changed.contains { $0.description != nil })
+        set("category", "coalesce(v.category, products.category)", if: changed.contains { $0.category != nil })
+        set("brand", "CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END",
+            if: changed.contains { $0.brand != nil })
+        set("price_minor", "coalesce(v.price, products.price_minor)", if: changed.contains { $0.price != nil })
+        set("discount_hundredths", "coalesce(v.discount, products.discount_hundredths)", if: changed.contains { $0.discount != nil })
+        set("stock", "coalesce(v.stock, products.stock)", if: changed.contains { $0.stock != nil })
+        set("details", "coalesce(v.details, products.details)", if: changed.contains { $0.details != nil })
         try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
             try db.execute(sql: """
-                UPDATE products SET
-                    title = coalesce(v.title, products.title),
-                    description = coalesce(v.description, products.description),
-                    category = coalesce(v.category, products.category),
-                    brand = CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END,
-                    price_minor = coalesce(v.price, products.price_minor),
-                    discount_hundredths = coalesce(v.discount, products.discount_hundredths),
-                    stock = coalesce(v.stock, products.stock),
-                    details = coalesce(v.details, products.details),
-                    updated_at = ?
+                UPDATE products SET \(assignments.joined(separator: ", ")), updated_at = ?
                 FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.title') AS title,
                              json_extract(value, '$.description') AS description, json_extract(value, '$.category') AS category,
                              json_extract(value, '$.brand') AS brand, json_extract(value, '$.price') AS price,
