@@ -31,8 +31,29 @@ import PostgresShopSchema
 
 /// Creates the group roles and (re)applies their grants on a store's schema.
 public enum PostgresRoles {
-    /// The shop's tables (without audit_log and the masking views), as the grants name them.
-    static let shopTables = "shop_meta, products, users, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, addresses, order_addresses, notes, shipments, shipment_lines, coupons, basket_coupons, coupon_uses, reviews, currencies, currency_rates, search_vocabulary, sales_days, sales_day_products, sales_day_customers, basket_summaries"
+    /// The shop's tables that roles read (without audit_log and the masking views), as the grants
+    /// name them.
+    static let shopTableList = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
+                                "order_refunds", "stock_ledger", "addresses", "order_addresses", "notes", "shipments",
+                                "shipment_lines", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies",
+                                "currency_rates", "search_vocabulary", "sales_days", "sales_day_products",
+                                "sales_day_customers", "basket_summaries"]
+
+    /// The server's own bookkeeping: no role reads or writes these but through the owner's functions
+    /// and triggers (a test checks that every table of the schema is in one of the lists).
+    static let serverTables: Set<String> = ["stock_context", "order_stock", "operation_in_progress", "command_names",
+                                            "command_receipts", "audit_log"]
+
+    /// The tables holding customers' personal data in full: a viewer reads their masking views instead.
+    static let personalTables: Set<String> = ["users", "addresses", "order_addresses", "reviews"]
+
+    /// `shopTableList` for a statement.
+    static let shopTables = shopTableList.joined(separator: ", ")
+
+    /// What a viewer reads: every shop table but the personal ones, the masking views and the
+    /// migrations table. Derived, so that a new table is readable by every role unless it is personal.
+    static let viewerReads = (shopTableList.filter { !personalTables.contains($0) } + ["schema_migrations"] + PostgresSchema.viewNames)
+        .joined(separator: ", ")
 
     /// What the server must let a role do for each operation of ShopCore's table of roles; the
     /// role that gets it is the operation's `leastRole` (and the roles above it, by membership).
@@ -177,16 +198,10 @@ public enum PostgresRoles {
         let admin = OperatorRole.admin.serverRoleName
         return [
             // Start from nothing, so that running it again re-applies exactly these grants.
-            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked, reviews_masked FROM \(groupRoles)",
+            "REVOKE ALL ON \(shopTables), audit_log, schema_migrations, \(PostgresSchema.viewNames.joined(separator: ", ")) FROM \(groupRoles)",
             "REVOKE ALL ON FUNCTION \(grantedFunctions), \(retiredFunctions) FROM \(groupRoles)",
-            // viewer: reads all but users and audit_log, which it reads masked; writes nothing.
-            """
-            GRANT SELECT ON shop_meta, products, basket_lines, favorites, orders, order_lines, order_refunds, stock_ledger, notes, shipments, shipment_lines,
-                            coupons, basket_coupons, coupon_uses, currencies, currency_rates,
-                            search_vocabulary, sales_days, schema_migrations, users_masked, audit_log_masked, addresses_masked, order_addresses_masked,
-                            reviews_masked
-                         TO \(viewer)
-            """,
+            // viewer: reads all but the personal tables and audit_log, which it reads masked; writes nothing.
+            "GRANT SELECT ON \(viewerReads) TO \(viewer)",
             // support: reads the customers' data (never a password hash) and the audit log.
             // Nobody writes the audit log: the server does.
             "GRANT SELECT (id, username, email, first_name, last_name, phone, role, status, created_at) ON users TO \(support)",

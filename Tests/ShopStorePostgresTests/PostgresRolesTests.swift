@@ -128,6 +128,46 @@ struct PostgresRolesTests {
         }
     }
 
+    /// Migration 19's summaries were readable by admins only: a viewer's or support's `orders stats
+    /// --by product`, `users top` and `basket list` were refused by the server.
+    @Test func everyRoleReadsTheReportsAndBasketListings() async throws {
+        try await PostgresRoleShop.with { shop in
+            _ = try await shop.owner.services.baskets.addToBasket("emilys", product: "1", quantity: 2)
+            _ = try await shop.owner.services.baskets.checkout("emilys")
+            _ = try await shop.owner.services.baskets.addToBasket("emilys", product: "2", quantity: 1)
+            var ownersBaskets: [BasketSummary] = []
+            try await shop.owner.services.baskets.listBaskets(BasketListQuery(minTotal: 1)) { ownersBaskets.append($0) }
+            for role in ["viewer", "support", "admin"] {
+                let store = try await shop.open(as: role)
+                defer { store.close() }
+                for grouping in OrderStatsGrouping.allCases {
+                    let rows = try await store.services.orders.orderStats(OrderStatsQuery(grouping: grouping))
+                    #expect(!rows.isEmpty || grouping == .coupon, "\(role), --by \(grouping)")
+                }
+                var baskets: [BasketSummary] = []
+                try await store.services.baskets.listBaskets(BasketListQuery(minTotal: 1)) { baskets.append($0) }
+                #expect(baskets.count == ownersBaskets.count && baskets.first { $0.username == "emilys" }?.lines == 1, "\(role)")
+                for table in ["sales_day_products", "sales_day_customers", "basket_summaries", "sales_days"] {
+                    #expect(try shop.psql(as: role, "SELECT count(*) > 0 FROM \(table)").output == "t", "\(role) \(table)")
+                }
+            }
+        }
+    }
+
+    /// Every table of the schema is named by the grants as a shop table (read by the roles) or the
+    /// server's own; a viewer reads every shop table but the personal ones.
+    @Test func everyTableIsGrantedOrTheServersOwn() async throws {
+        let named = Set(PostgresRoles.shopTableList).union(PostgresRoles.serverTables)
+        #expect(named == Set(PostgresSchema.tableNames), "unnamed: \(Set(PostgresSchema.tableNames).subtracting(named))")
+        try await PostgresRoleShop.with { shop in
+            for table in PostgresSchema.tableNames {
+                let readable = try shop.psql(as: "viewer", "SELECT 1 FROM \(table) LIMIT 0")
+                let expected = !PostgresRoles.personalTables.contains(table) && !PostgresRoles.serverTables.contains(table)
+                #expect((readable.status == 0) == expected, "viewer reading \(table): \(readable)")
+            }
+        }
+    }
+
     @Test func supportChangesBasketsAsItselfButNotProducts() async throws {
         try await PostgresRoleShop.with { shop in
             let support = try await shop.open(as: "support")
