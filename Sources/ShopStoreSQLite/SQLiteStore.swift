@@ -73,6 +73,9 @@ public final class SQLiteStore: ShopStore, Sendable {
         }
     }
 
+    /// The page cache of a connection, as `PRAGMA cache_size` takes it (negative: KiB).
+    static let cacheSizePragma = -8192
+
     /// One connection to `path`: read-write, or read-only (immutable when SQLite cannot even
     /// set up its shared memory beside a WAL file, e.g. on a read-only file system).
     private static func connect(_ path: String, readOnly: Bool) throws -> DatabaseQueue {
@@ -87,7 +90,7 @@ public final class SQLiteStore: ShopStore, Sendable {
             // its index pages from memory instead of the file (100k commands 8.4 → 7.0 s), and a
             // full export still streams in flat memory (29 MB at 100k and at 1M rows; 32 MiB
             // made that 43 → 54 MB).
-            try db.execute(sql: "PRAGMA cache_size = -8192")
+            try db.execute(sql: "PRAGMA cache_size = \(cacheSizePragma)")
         }
         guard readOnly else { return try DatabaseQueue(path: path, configuration: configuration) }
         do {
