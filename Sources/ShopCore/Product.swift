@@ -121,6 +121,23 @@ public struct ProductChanges: Hashable, Sendable {
     }
 
     public var isEmpty: Bool { self == ProductChanges() }
+
+    /// `product` with these changes made, as the stores make them: a field left nil stays, an
+    /// empty brand or barcode clears it.
+    public func applied(to product: Product) -> Product {
+        var changed = product
+        if let sku { changed.sku = sku }
+        if let title { changed.title = title }
+        if let description { changed.description = description }
+        if let category { changed.category = category }
+        if let brand { changed.brand = brand.isEmpty ? nil : brand }
+        if let price { changed.price = price }
+        if let discount { changed.discount = discount }
+        if let stock { changed.stock = stock }
+        if let barcode { changed.barcode = barcode.isEmpty ? nil : barcode }
+        if let details { changed.details = details }
+        return changed
+    }
 }
 
 /// A category: a slug and how many products carry it.

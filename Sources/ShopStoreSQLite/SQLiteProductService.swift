@@ -268,7 +268,7 @@ struct SQLiteProductService: ProductService {
 
     /// A bulk change that names no SKU or barcode, set-based: the products read in one query and
     /// checked against their plans, every change made by one UPDATE from the plans as JSON rows,
-    /// the products read again in one query, and each change audited.
+    /// and each change audited.
     static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String,
                             audit: (AuditChange) throws -> Void) throws {
         func products(_ ids: [Int64]) throws -> [Int64: Product] {
@@ -328,10 +328,11 @@ struct SQLiteProductService: ProductService {
                 WHERE products.id = v.id
                 """, arguments: [now, "[" + rows.joined(separator: ",") + "]"])
         }
-        let after = try products(ids)
+        // The products after are the ones before with their plans' changes (no trigger changes a
+        // product row): read again, they cost as much as the rest of the change.
         for plan in plans where !plan.changes.isEmpty {
-            guard let old = before[plan.before.id], let new = after[plan.before.id] else { continue }
-            try audit(.product("update", before: old, after: new))
+            guard let old = before[plan.before.id] else { continue }
+            try audit(.product("update", before: old, after: plan.changes.applied(to: old)))
         }
     }
 

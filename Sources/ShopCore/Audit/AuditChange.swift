@@ -116,7 +116,11 @@ public struct AuditChange: Hashable, Sendable {
     /// A product added (`before` nil), changed, or deleted (`after` nil).
     public static func product(_ action: String, before: Product?, after: Product?) -> AuditChange {
         let id = (after ?? before).map { String($0.id) } ?? ""
-        return diff(.product, id: id, action: action, before: before.map(fields), after: after.map(fields))
+        // Details the change left alone are not in its diff: they are not written out to compare
+        // (a bulk change of 100,000 prices wrote 200,000 details texts only to drop them).
+        let withDetails = before?.details != after?.details
+        return diff(.product, id: id, action: action, before: before.map { fields($0, withDetails: withDetails) },
+                    after: after.map { fields($0, withDetails: withDetails) })
     }
 
     /// A user added (`before` nil), changed, or deleted (`after` nil).
@@ -239,7 +243,7 @@ public struct AuditChange: Hashable, Sendable {
                            before: nil, after: AuditFields(after))
     }
 
-    static func fields(_ product: Product) -> AuditFields {
+    static func fields(_ product: Product, withDetails: Bool = true) -> AuditFields {
         var fields: [(String, AuditValue)] = [
             ("sku", .text(product.sku)), ("title", .text(product.title)), ("description", .text(product.description)),
             ("category", .text(product.category)), ("brand", product.brand.map { .text($0) } ?? .null),
@@ -249,7 +253,7 @@ public struct AuditChange: Hashable, Sendable {
         ]
         fields.append(("minimum_order_quantity", .integer(Int64(product.minimumOrderQuantity))))
         fields.append(("barcode", product.barcode.map { .text($0) } ?? .null))
-        fields.append(("details", .text(product.details.storedJSON)))
+        if withDetails { fields.append(("details", .text(product.details.storedJSON))) }
         return AuditFields(fields)
     }
 
