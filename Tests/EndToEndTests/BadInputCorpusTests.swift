@@ -58,7 +58,7 @@ enum BadInputCorpus {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BadInput")
 
     /// `orders`: the ids `{{ORDER 1}}` … stand for (the orders setup.shop placed).
-    static func load(orders: [Int] = []) throws -> [BadInputCase] {
+    static func load(orders: [Int] = []) async throws -> [BadInputCase] {
         let text = try String(contentsOf: folder.appendingPathComponent("cases.txt"), encoding: .utf8)
         var cases: [BadInputCase] = []
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -79,7 +79,7 @@ enum BadInputCorpus {
                 rest = rest[rest.index(after: close)...].drop { $0 == " " }
             }
             guard !rest.isEmpty else { throw CorpusError(description: "cases.txt:\(number): a case without text") }
-            cases.append(BadInputCase(line: number, source: String(rawLine), input: try expand(rest, line: number, orders: orders),
+            await cases.append(BadInputCase(line: number, source: String(rawLine), input: try expand(rest, line: number, orders: orders),
                                       accepted: accepted, mentions: mentions))
         }
         return cases
@@ -138,27 +138,27 @@ final class CorpusSandbox {
     /// The orders setup.shop placed: the first is placed, the second delivered, the third cancelled.
     let orders: [Int]
 
-    init() throws {
-        sandbox = try ShopshSandbox()
+    init() async throws {
+        sandbox = try await ShopshSandbox()
         try FileManager.default.copyItem(at: BadInputCorpus.folder.appendingPathComponent("fixtures"),
                                          to: sandbox.root.appendingPathComponent("fixtures"))
-        let setup = try sandbox.run(["-f", BadInputCorpus.folder.appendingPathComponent("setup.shop").path])
+        let setup = try await sandbox.run(["-f", BadInputCorpus.folder.appendingPathComponent("setup.shop").path])
         guard setup.status == 0 else { throw CorpusError(description: "setup.shop failed: \(setup.stderr)") }
         // The demo's history ends yesterday: today's orders are setup's.
-        orders = try sandbox.ok("orders list --since today --sort id -o tsv --fields id --no-header")
+        orders = try await sandbox.ok("orders list --since today --sort id -o tsv --fields id --no-header")
             .split(separator: "\n").compactMap { Int($0) }
         guard orders.count == 3 else { throw CorpusError(description: "setup.shop placed \(orders) today") }
         for line in ["orders status \(orders[1]) paid", "orders status \(orders[1]) shipped", "orders status \(orders[1]) delivered",
                      "orders cancel \(orders[2])"] {
-            _ = try sandbox.ok(line)
+            _ = try await sandbox.ok(line)
         }
         pristineStore = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
-        pristineDump = try Self.dump(sandbox.storePath)
+        pristineDump = try await Self.dump(sandbox.storePath)
         guard !pristineDump.isEmpty else { throw CorpusError(description: "sqlite3 dumped nothing") }
     }
 
     /// The store as SQL text, one statement a line (`sqlite3 -readonly STORE .dump`).
-    static func dump(_ store: String) throws -> [String] {
+    static func dump(_ store: String) async throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sqlite3", "-readonly", store, ".dump"]
@@ -174,13 +174,13 @@ final class CorpusSandbox {
     var walPath: String { sandbox.storePath + "-wal" }
 
     /// nil when the store is as it was after setup, else what changed (and the store is put back).
-    func storeChange() throws -> String? {
+    func storeChange() async throws -> String? {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
         let wal = (try? Data(contentsOf: URL(fileURLWithPath: walPath))) ?? Data()
         if bytes == pristineStore && wal.isEmpty { return nil }
         // The bytes moved: compare what the store holds, then put the pristine file back.
-        let now = try Self.dump(sandbox.storePath)
-        try restore()
+        let now = try await Self.dump(sandbox.storePath)
+        try await restore()
         if now == pristineDump { return nil }
         let before = Set(pristineDump), after = Set(now)
         let removed = pristineDump.filter { !after.contains($0) }, added = now.filter { !before.contains($0) }
@@ -189,43 +189,43 @@ final class CorpusSandbox {
             + (added.prefix(2).map { "+ " + cut($0) } + removed.prefix(2).map { "- " + cut($0) }).joined(separator: " | ")
     }
 
-    func restore() throws {
+    func restore() async throws {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sandbox.storePath + suffix) }
         try pristineStore.write(to: URL(fileURLWithPath: sandbox.storePath))
     }
 
     /// Runs `inputs` in `mode` in one process with --continue-on-error, and says where each
     /// input's error must be reported (the choices for each).
-    func runChunk(_ inputs: [[UInt8]], mode: BadInputMode) throws -> (ShopshSandbox.Result, locations: [[String]]) {
+    func runChunk(_ inputs: [[UInt8]], mode: BadInputMode) async throws -> (ShopshSandbox.Result, locations: [[String]]) {
         switch mode {
         case .command:
             let arguments = inputs.flatMap { ["-c", String(decoding: $0, as: UTF8.self)] }
             let locations = inputs.indices.map { $0 == 0 ? ["-c:1", "-c[1]:1"] : ["-c[\($0 + 1)]:1"] }
-            return (try sandbox.run(["--continue-on-error"] + arguments, stdinData: Data(), timeLimit: 60), locations)
+            return await (try sandbox.run(["--continue-on-error"] + arguments, stdinData: Data(), timeLimit: 120), locations)
         case .file:
             let path = sandbox.root.appendingPathComponent("chunk.shop")
             try Data(inputs.flatMap { $0 + [0x0A] }).write(to: path)
             let locations = inputs.indices.map { ["\(path.path):\($0 + 1)"] }
-            return (try sandbox.run(["--continue-on-error", "-f", path.path], stdinData: Data(), timeLimit: 60), locations)
+            return await (try sandbox.run(["--continue-on-error", "-f", path.path], stdinData: Data(), timeLimit: 120), locations)
         case .stdin:
             let locations = inputs.indices.map { ["<stdin>:\($0 + 1)"] }
-            return (try sandbox.run(["--continue-on-error"], stdinData: Data(inputs.flatMap { $0 + [0x0A] }), timeLimit: 60),
+            return await (try sandbox.run(["--continue-on-error"], stdinData: Data(inputs.flatMap { $0 + [0x0A] }), timeLimit: 120),
                     locations)
         }
     }
 
     /// Runs `input` alone in `mode`.
-    func run(_ input: [UInt8], mode: BadInputMode) throws -> ShopshSandbox.Result {
-        let timeLimit = 30.0
+    func run(_ input: [UInt8], mode: BadInputMode) async throws -> ShopshSandbox.Result {
+        let timeLimit = 120.0   // a hang, not a speed: a debug build on a loaded machine takes ~15 s for the 10 MB lines
         switch mode {
         case .command:
-            return try sandbox.run(["-c", String(decoding: input, as: UTF8.self)], stdinData: Data(), timeLimit: timeLimit)
+            return try await sandbox.run(["-c", String(decoding: input, as: UTF8.self)], stdinData: Data(), timeLimit: timeLimit)
         case .file:
             let path = sandbox.root.appendingPathComponent("case.shop")
             try Data(input + [0x0A]).write(to: path)
-            return try sandbox.run(["-f", path.path], stdinData: Data(), timeLimit: timeLimit)
+            return try await sandbox.run(["-f", path.path], stdinData: Data(), timeLimit: timeLimit)
         case .stdin:
-            return try sandbox.run([], stdinData: Data(input + [0x0A]), timeLimit: timeLimit)
+            return try await sandbox.run([], stdinData: Data(input + [0x0A]), timeLimit: timeLimit)
         }
     }
 }
@@ -403,19 +403,19 @@ struct CorpusRun {
     /// chunk as a whole went wrong (a crash, output on stdout, a stray stderr line, a changed
     /// store), those cases run alone and the rest is checked again as a chunk; without any such
     /// suspects, the chunk is halved.
-    mutating func checkChunk(_ chunk: ArraySlice<BadInputCase>) throws {
+    mutating func checkChunk(_ chunk: ArraySlice<BadInputCase>) async throws {
         if chunk.count <= 2 {
-            for badCase in chunk { try checkAlone(badCase) }
+            for badCase in chunk { try await checkAlone(badCase) }
             return
         }
         let cases = Array(chunk)
-        let (result, locations) = try corpus.runChunk(cases.map(\.input), mode: mode)
-        let storeChanged = try corpus.storeChange() != nil
+        let (result, locations) = try await corpus.runChunk(cases.map(\.input), mode: mode)
+        let storeChanged = try await corpus.storeChange() != nil
         let verdict = CleanFailure.judgeChunk(result, cases: cases, locations: locations)
         let suspects = cases.indices.filter { !verdict.clean.contains($0) }
         var suspectsStdout = Data(), suspectsStderr: [String] = []
         for index in suspects {
-            let alone = try checkAlone(cases[index])
+            let alone = try await checkAlone(cases[index])
             suspectsStdout += alone.stdoutData
             suspectsStderr += alone.stderr.split(separator: "\n").map(String.init)
         }
@@ -425,18 +425,18 @@ struct CorpusRun {
             && verdict.isClean(butFor: suspectsStdout, suspectsStderr: suspectsStderr, stdout: result.stdoutData) { return }
         let rest = cases.indices.filter { verdict.clean.contains($0) }.map { cases[$0] }
         if !suspects.isEmpty {
-            try checkChunk(rest[...])
+            try await checkChunk(rest[...])
         } else {
-            try checkChunk(rest[..<(rest.count / 2)])
-            try checkChunk(rest[(rest.count / 2)...])
+            try await checkChunk(rest[..<(rest.count / 2)])
+            try await checkChunk(rest[(rest.count / 2)...])
         }
     }
 
     @discardableResult
-    mutating func checkAlone(_ badCase: BadInputCase) throws -> ShopshSandbox.Result {
-        let result = try corpus.run(badCase.input, mode: mode)
+    mutating func checkAlone(_ badCase: BadInputCase) async throws -> ShopshSandbox.Result {
+        let result = try await corpus.run(badCase.input, mode: mode)
         var problems = CleanFailure.problems(of: result, for: badCase)
-        if let change = try corpus.storeChange() { problems.append(change) }
+        if let change = try await corpus.storeChange() { problems.append(change) }
         guard !problems.isEmpty else { return result }
         let stderr = BadInputCorpusTests.shown(result.stderrData), stdout = BadInputCorpusTests.shown(result.stdoutData)
         let message = """
@@ -454,14 +454,14 @@ struct CorpusRun {
 
 // The corpus proves "changes nothing" on the store file's bytes: the PostgreSQL pass skips it.
 @Suite(.aboutTheSQLiteFile) struct BadInputCorpusTests {
-    @Test func theCorpusHoldsAtLeast300WellFormedCases() throws {
-        let cases = try BadInputCorpus.load()
+    @Test func theCorpusHoldsAtLeast300WellFormedCases() async throws {
+        let cases = try await BadInputCorpus.load()
         #expect(cases.count >= 300, "only \(cases.count) cases")
     }
 
-    @Test func theCorpusNotationExpandsToTheBytesItNames() throws {
-        #expect(try BadInputCorpus.expand("a{{ESC}}]{{BEL}}{{NUL}}{{x80}}", line: 0) == [0x61, 0x1B, 0x5D, 0x07, 0x00, 0x80])
-        #expect(try BadInputCorpus.expand("{{U+202E}}{{REPEAT 3:ab}}!", line: 0) == Array("\u{202E}ababab!".utf8))
+    @Test func theCorpusNotationExpandsToTheBytesItNames() async throws {
+        await #expect(try BadInputCorpus.expand("a{{ESC}}]{{BEL}}{{NUL}}{{x80}}", line: 0) == [0x61, 0x1B, 0x5D, 0x07, 0x00, 0x80])
+        await #expect(try BadInputCorpus.expand("{{U+202E}}{{REPEAT 3:ab}}!", line: 0) == Array("\u{202E}ababab!".utf8))
         #expect(throws: CorpusError.self) { try BadInputCorpus.expand("{{NOPE}}", line: 0) }
         #expect(throws: CorpusError.self) { try BadInputCorpus.expand("{{ESC", line: 0) }
     }
@@ -483,14 +483,14 @@ struct CorpusRun {
     /// Every case, in one sandbox per mode; a case that changed the store is named, and the store
     /// is put back before the next.
     @Test(arguments: BadInputMode.allCases)
-    func everyCaseFailsCleanly(mode: BadInputMode) throws {
-        let corpus = try CorpusSandbox()
-        let cases = try BadInputCorpus.load(orders: corpus.orders).filter { mode != .command || $0.reasonToSkipCommandMode == nil }
+    func everyCaseFailsCleanly(mode: BadInputMode) async throws {
+        let corpus = try await CorpusSandbox()
+        let cases = try await BadInputCorpus.load(orders: corpus.orders).filter { mode != .command || $0.reasonToSkipCommandMode == nil }
         var run = CorpusRun(mode: mode, corpus: corpus)
-        for badCase in cases where badCase.runsAlone { try run.checkAlone(badCase) }
+        for badCase in cases where badCase.runsAlone { try await run.checkAlone(badCase) }
         let chunked = cases.filter { !$0.runsAlone }
         for start in stride(from: 0, to: chunked.count, by: 32) {
-            try run.checkChunk(chunked[start..<min(start + 32, chunked.count)])
+            try await run.checkChunk(chunked[start..<min(start + 32, chunked.count)])
         }
         for failure in run.failures.sorted(by: { $0.line < $1.line }) {
             Issue.record(Comment(rawValue: failure.message))
@@ -531,14 +531,14 @@ struct CorpusRun {
         ["frobnicate"],
     ]
 
-    @Test func everyBadCommandLineFailsCleanly() throws {
-        let corpus = try CorpusSandbox()
+    @Test func everyBadCommandLineFailsCleanly() async throws {
+        let corpus = try await CorpusSandbox()
         let garbage = corpus.sandbox.root.appendingPathComponent("fixtures/garbage.bin")
         let garbageBefore = try Data(contentsOf: garbage)
         for arguments in Self.badCommandLines {
             let badCase = BadInputCase(line: 0, source: arguments.joined(separator: " "), input: [], accepted: false, mentions: [])
-            let result = try corpus.sandbox.run(arguments, stdinData: Data(), timeLimit: 30)
-            let problems = CleanFailure.problems(of: result, for: badCase) + [try corpus.storeChange()].compactMap { $0 }
+            let result = try await corpus.sandbox.run(arguments, stdinData: Data(), timeLimit: 30)
+            let problems = await CleanFailure.problems(of: result, for: badCase) + [try corpus.storeChange()].compactMap { $0 }
             #expect(problems.isEmpty, """
                 shopsh \(Self.shown(Data(badCase.source.utf8))): \(problems.joined(separator: "; "))
                   exit \(result.status); stderr: \(Self.shown(result.stderrData)); stdout: \(Self.shown(result.stdoutData))

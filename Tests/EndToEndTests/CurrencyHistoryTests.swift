@@ -9,8 +9,8 @@ import Testing
     static let archive = ShopshBinary.packageRoot.appendingPathComponent("Tests/Data/ecb-eurofxref/eurofxref-hist.csv.gz")
 
     /// A sandbox with the demo shop and the shipped history imported.
-    func sandboxWithHistory() throws -> ShopshSandbox {
-        let sandbox = try ShopshSandbox()
+    func sandboxWithHistory() async throws -> ShopshSandbox {
+        let sandbox = try await ShopshSandbox()
         let history = sandbox.root.appendingPathComponent("eurofxref-hist.csv")
         let unzip = Process()
         unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -18,18 +18,18 @@ import Testing
         try unzip.run()
         unzip.waitUntilExit()
         #expect(unzip.terminationStatus == 0)
-        let imported = try sandbox.run(["-c", "currency import \(history.path)"])
+        let imported = try await sandbox.run(["-c", "currency import \(history.path)"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("for 6983 days, 1999-01-04 to 2026-04-13"), "\(imported.stderr)")
         return sandbox
     }
 
-    @Test func rubleConvertsBothWaysOnItsLastDay() throws {
-        let sandbox = try sandboxWithHistory()
+    @Test func rubleConvertsBothWaysOnItsLastDay() async throws {
+        let sandbox = try await sandboxWithHistory()
         // RUB per EUR on 2022-03-01 in the ECB file.
         let rub = try #require(Decimal(string: "117.201"))
         for (from, to, expected) in [("RUB", "EUR", Decimal(100) / rub), ("EUR", "RUB", Decimal(100) * rub)] {
-            let result = try sandbox.run(["-c", "currency convert 100 \(from) \(to) -o csv"])
+            let result = try await sandbox.run(["-c", "currency convert 100 \(from) \(to) -o csv"])
             #expect(result.status == 0, "\(result.stderr)")
             var exact = expected, rounded = Decimal()
             NSDecimalRound(&rounded, &exact, 2, .plain)
@@ -42,7 +42,7 @@ import Testing
             #expect(result.stderr == "note: using the rates of 2022-03-01, the latest day with rates for both \(from) and \(to): "
                     + "1504 days older than the newest rates (2026-04-13)\n")
         }
-        let early = try sandbox.run(["-c", "currency convert 100 EUR RUB --date 2005-03-31"])
+        let early = try await sandbox.run(["-c", "currency convert 100 EUR RUB --date 2005-03-31"])
         #expect(early.status == 1)
         #expect(early.stdout.isEmpty)
         #expect(early.stderr == "-c:1: error: no RUB rate on or before 2005-03-31; the first RUB rate is from 2005-04-01\n")

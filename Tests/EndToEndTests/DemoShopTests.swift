@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 @Suite struct DemoShopTests {
-    @Test(.aboutTheSQLiteFile) func firstRunCreatesTheDemoShopInXDGDataHome() throws {
-        let sandbox = try ShopshSandbox()
-        let products = try #require(try sandbox.json("products list --all -o json") as? [[String: Any]])
+    @Test(.aboutTheSQLiteFile) func firstRunCreatesTheDemoShopInXDGDataHome() async throws {
+        let sandbox = try await ShopshSandbox()
+        let products = try await #require(try sandbox.json("products list --all -o json") as? [[String: Any]])
         #expect(products.count == 194)
         #expect(FileManager.default.fileExists(atPath: sandbox.storePath))
 
@@ -23,20 +23,20 @@ import Testing
         #expect(counts.split(separator: "\n") == ["194", "208"])
     }
 
-    @Test func categoriesHaveSlugsAndCounts() throws {
-        let sandbox = try ShopshSandbox()
-        let categories = try #require(try sandbox.json("products categories -o json") as? [[String: Any]])
+    @Test func categoriesHaveSlugsAndCounts() async throws {
+        let sandbox = try await ShopshSandbox()
+        let categories = try await #require(try sandbox.json("products categories -o json") as? [[String: Any]])
         #expect(categories.count == 24)
         let total = categories.compactMap { $0["product_count"] as? Int }.reduce(0, +)
         #expect(total == 194)
         #expect(categories.contains { $0["category"] as? String == "kitchen-accessories" })
     }
 
-    @Test func showMatchesTheShippedDummyJSONRecordExactly() throws {
-        let sandbox = try ShopshSandbox()
+    @Test func showMatchesTheShippedDummyJSONRecordExactly() async throws {
+        let sandbox = try await ShopshSandbox()
         let shipped = try Data(contentsOf: ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/products.json"))
         let first = try #require((try JSONSerialization.jsonObject(with: shipped) as? [[String: Any]])?.first)
-        let result = try sandbox.run(["-c", "products show 1 -o json"])
+        let result = try await sandbox.run(["-c", "products show 1 -o json"])
         let product = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         #expect(product["sku"] as? String == first["sku"] as? String)
         #expect(product["title"] as? String == first["title"] as? String)
@@ -46,9 +46,9 @@ import Testing
         #expect(product["password"] == nil)
     }
 
-    @Test func csvExportParsesWithARealParser() throws {
-        let sandbox = try ShopshSandbox()
-        let text = try sandbox.ok("products list --all -o csv")
+    @Test func csvExportParsesWithARealParser() async throws {
+        let sandbox = try await ShopshSandbox()
+        let text = try await sandbox.ok("products list --all -o csv")
         let reader = try CSVReader(string: text, hasHeaderRow: false)
         var rows: [[String]] = []
         while let row = reader.next() { rows.append(row) }
@@ -57,9 +57,9 @@ import Testing
         #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count })
     }
 
-    @Test(.aboutTheSQLiteFile) func passwordsAreStoredOnlyAsSaltedHashes() throws {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("products show 1")
+    @Test(.aboutTheSQLiteFile) func passwordsAreStoredOnlyAsSaltedHashes() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products show 1")
         let database = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
         let wal = (try? Data(contentsOf: URL(fileURLWithPath: sandbox.storePath + "-wal"))) ?? Data()
         // emilys's demo password must not be in the file in plain text.
@@ -68,26 +68,26 @@ import Testing
         #expect(database.range(of: Data("pbkdf2-sha256$".utf8)) != nil || wal.range(of: Data("pbkdf2-sha256$".utf8)) != nil)
     }
 
-    @Test func initEmptyAndAnExplicitStore() throws {
-        let sandbox = try ShopshSandbox()
+    @Test func initEmptyAndAnExplicitStore() async throws {
+        let sandbox = try await ShopshSandbox()
         let path = sandbox.root.appendingPathComponent("other.sqlite").path
-        let missing = try sandbox.run(["--store", path, "-c", "products list"])
+        let missing = try await sandbox.run(["--store", path, "-c", "products list"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("shopsh init"))
 
-        #expect(try sandbox.run(["init", "--empty", "--store", path]).status == 0)
-        let empty = try sandbox.run(["--store", path, "-c", "products list -o json"])
+        await #expect(try sandbox.run(["init", "--empty", "--store", path]).status == 0)
+        let empty = try await sandbox.run(["--store", path, "-c", "products list -o json"])
         #expect(empty.status == 0)
         #expect(empty.stdout == "[]\n")
         // An empty shop still knows the ISO 4217 currencies (as the shipped list has them), so rates import.
-        let codes = try #require(try JSONSerialization.jsonObject(with: try sandbox.run(["--store", path, "-c", "currency codes -o json"]).stdoutData) as? [[String: Any]])
+        let codes = try await #require(try JSONSerialization.jsonObject(with: try sandbox.run(["--store", path, "-c", "currency codes -o json"]).stdoutData) as? [[String: Any]])
         #expect(codes.contains { $0["code"] as? String == "JPY" && $0["minor_units"] as? Int == 0 })
         let rates = ShopshBinary.packageRoot.appendingPathComponent("Sources/ShopStoreKit/DemoData/eurofxref.csv").path
-        #expect(try sandbox.run(["--store", path, "-c", "currency import \(rates)"]).status == 0)
-        #expect(try sandbox.run(["init", "--store", path]).status == 1)   // already there: refused
+        await #expect(try sandbox.run(["--store", path, "-c", "currency import \(rates)"]).status == 0)
+        await #expect(try sandbox.run(["init", "--store", path]).status == 1)   // already there: refused
 
         sandbox.environment["SHOPSH_STORE"] = path
-        #expect(try sandbox.ok("products list -o csv") == "id,sku,title,category,brand,price,currency,discount_percentage,stock,rating,"
+        await #expect(try sandbox.ok("products list -o csv") == "id,sku,title,category,brand,price,currency,discount_percentage,stock,rating,"
                 + "barcode,availability,weight,width,height,depth,warranty,shipping,return_policy,images\r\n")
     }
 }

@@ -11,8 +11,8 @@ final class PluginSandbox {
     let sandbox: ShopshSandbox
     let folder: URL
 
-    init() throws {
-        sandbox = try ShopshSandbox()
+    init() async throws {
+        sandbox = try await ShopshSandbox()
         folder = sandbox.root.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         sandbox.environment["SHOPSH_PLUGIN_PATH"] = folder.path
@@ -48,9 +48,9 @@ final class PluginSandbox {
     /// Describes plugin `name` (the shell caches the description) before a test relies on it: on a
     /// loaded machine a first describe may overrun its 2 s, and a test of anything else must not
     /// depend on how fast the machine is. Tries up to 10 times.
-    func described(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func described(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for _ in 0..<10 {
-            let listed = try run(["plugins", "-o", "json"])
+            let listed = try await run(["plugins", "-o", "json"])
             let rows = (try? JSONSerialization.jsonObject(with: listed.stdoutData)) as? [[String: Any]] ?? []
             if rows.contains(where: { $0["name"] as? String == name && $0["status"] as? String == "ok" }) { return }
         }
@@ -58,7 +58,7 @@ final class PluginSandbox {
     }
 
     /// The good plugin: three rows with text, integer, decimal, bool, null and list values.
-    func threeRows() throws {
+    func threeRows() async throws {
         try plugin("rows", body: """
             printf '%s\\n' '{"name": "Lipstick", "stock": 3, "price": 12.50, "active": true, "tags": ["red", "matte"]}'
             printf '%s\\n' '{"name": "=1+2", "stock": 0, "price": 0.99, "active": false, "tags": []}'
@@ -66,16 +66,16 @@ final class PluginSandbox {
             """)
     }
 
-    func run(_ arguments: [String], timeLimit: Double = 60) throws -> ShopshSandbox.Result {
-        try sandbox.run(arguments, stdinData: Data(), timeLimit: timeLimit)
+    func run(_ arguments: [String], timeLimit: Double = 60) async throws -> ShopshSandbox.Result {
+        try await sandbox.run(arguments, stdinData: Data(), timeLimit: timeLimit)
     }
 }
 
 @Suite struct ExternalPluginTests {
-    @Test func rowsRenderInEveryFormat() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
-        let json = try plugins.run(["-c", "rows list -o json"])
+    @Test func rowsRenderInEveryFormat() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
+        let json = try await plugins.run(["-c", "rows list -o json"])
         #expect(json.status == 0, "\(json.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
         #expect(rows.count == 3)
@@ -85,7 +85,7 @@ final class PluginSandbox {
         #expect(rows[0]["tags"] as? [String] == ["red", "matte"])
         #expect(rows[2]["active"] is NSNull)
 
-        let csv = try plugins.run(["-c", "rows list -o csv"])
+        let csv = try await plugins.run(["-c", "rows list -o csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
         let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
         #expect(reader.headerRow == ["name", "stock", "price", "active", "tags"])
@@ -95,22 +95,22 @@ final class PluginSandbox {
         #expect(names[1] != "=1+2", "a formula cell is defused as in built-in csv output: \(names)")
         #expect(names[2] == "Comma, \"quoted\"")
 
-        let fields = try plugins.run(["-c", "rows list -o tsv --fields stock,name --no-header"])
+        let fields = try await plugins.run(["-c", "rows list -o tsv --fields stock,name --no-header"])
         #expect(fields.status == 0, "\(fields.stderr)")
         #expect(fields.stdout.split(separator: "\n").first == "3\tLipstick")
 
-        let ndjson = try plugins.run(["-o", "ndjson", "-c", "rows list --threshold 5 Beauty"])
+        let ndjson = try await plugins.run(["-o", "ndjson", "-c", "rows list --threshold 5 Beauty"])
         #expect(ndjson.status == 0, "\(ndjson.stderr)")
         #expect(ndjson.stdout.split(separator: "\n").count == 3)
     }
 
-    @Test func thePluginGetsTheStoreTheOperatorAndTheBinary() throws {
-        let plugins = try PluginSandbox()
+    @Test func thePluginGetsTheStoreTheOperatorAndTheBinary() async throws {
+        let plugins = try await PluginSandbox()
         try plugins.plugin("env", writes: false, body: #"""
             printf '{"protocol": "%s", "store": "%s", "operator": "%s", "bin": "%s", "user": "%s", "args": "%s", "readonly": "%s"}\n' \
               "$SHOPSH_PROTOCOL" "$SHOPSH_STORE" "$SHOPSH_OPERATOR" "$SHOPSH_BIN" "${SHOPSH_USER-unset}" "$*" "${SHOPSH_READ_ONLY-}"
             """#)
-        let result = try plugins.run(["-c", "env list --threshold 4 -o json beauty"])
+        let result = try await plugins.run(["-c", "env list --threshold 4 -o json beauty"])
         #expect(result.status == 0, "\(result.stderr)")
         let row = try #require((try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: String]])?.first)
         #expect(row["protocol"] == "1")
@@ -123,16 +123,16 @@ final class PluginSandbox {
         #expect(!(row["operator"] ?? "").isEmpty)
         #expect(FileManager.default.isExecutableFile(atPath: row["bin"] ?? ""), "\(row)")
         #expect(row["readonly"] == "")
-        let readOnly = try plugins.run(["--read-only", "-c", "env list -o json"])
+        let readOnly = try await plugins.run(["--read-only", "-c", "env list -o json"])
         #expect(readOnly.status == 0, "\(readOnly.stderr)")
         let readOnlyRow = (try JSONSerialization.jsonObject(with: readOnly.stdoutData) as? [[String: String]])?.first
         #expect(readOnlyRow?["readonly"] == "1", "a read-only session's plugin calls shopsh read-only")
     }
 
-    @Test func aPluginReadsTheShopThroughShopshItself() throws {
-        let plugins = try PluginSandbox()
+    @Test func aPluginReadsTheShopThroughShopshItself() async throws {
+        let plugins = try await PluginSandbox()
         try plugins.plugin("top", body: #"exec "$SHOPSH_BIN" -o ndjson -c 'products list --limit 3 --fields id,title'"#)
-        let result = try plugins.run(["-c", "top list -o json"])
+        let result = try await plugins.run(["-c", "top list -o json"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
         #expect(rows.count == 3)
@@ -143,16 +143,16 @@ final class PluginSandbox {
     /// there its shopsh calls are read-only, so one that says it does not write but tries (without
     /// undoing SHOPSH_READ_ONLY) changes nothing. (One that may write is not even started there:
     /// PluginPromisesTests.)
-    @Test func aDryRunsPluginCannotWriteThroughShopsh() throws {
-        let plugins = try PluginSandbox()
+    @Test func aDryRunsPluginCannotWriteThroughShopsh() async throws {
+        let plugins = try await PluginSandbox()
         try plugins.plugin("writer", writes: false, body: #"exec "$SHOPSH_BIN" -o ndjson -c 'basket add emilys 1'"#)
-        let before = try plugins.sandbox.ok("basket show emilys -o json")
+        let before = try await plugins.sandbox.ok("basket show emilys -o json")
         for flag in ["--dry-run", "--atomic"] {
-            let result = try plugins.run([flag, "-c", "writer list"])
+            let result = try await plugins.run([flag, "-c", "writer list"])
             #expect(result.status == 1 && result.stderr.contains("read-only"), "\(flag): \(result.stderr)")
         }
-        #expect(try plugins.sandbox.ok("basket show emilys -o json") == before)
-        #expect(try plugins.run(["-c", "writer list"]).status == 0, "outside a run the plugin writes")
+        await #expect(try plugins.sandbox.ok("basket show emilys -o json") == before)
+        await #expect(try plugins.run(["-c", "writer list"]).status == 0, "outside a run the plugin writes")
     }
 
     /// Each hostile plugin: exit status 1, exactly one error line naming it, and the next
@@ -166,12 +166,12 @@ final class PluginSandbox {
         ("notflat", #"echo '{"a": {"b": 1}}'"#, "notflat: output line 1: \"a\" is an object"),
         ("flood", "head -c 10000000 /dev/zero | tr '\\0' x; sleep 100", "flood: output line 1 is longer than"),
     ])
-    func aHostilePluginIsOneErrorLine(name: String, body: String, message: String) throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    func aHostilePluginIsOneErrorLine(name: String, body: String, message: String) async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         try plugins.plugin(name, body: body)
         let started = Date()
-        let result = try plugins.run(["--continue-on-error", "-c", "\(name) list\nrows list -o ndjson"])
+        let result = try await plugins.run(["--continue-on-error", "-c", "\(name) list\nrows list -o ndjson"])
         #expect(Date().timeIntervalSince(started) < 60, "it did not wait for the plugin's sleep 100")
         #expect(!result.timedOut && !result.signalled)
         #expect(result.status == 1)
@@ -181,12 +181,12 @@ final class PluginSandbox {
         #expect(result.stdout.contains("Lipstick"), "the next command ran: \(result.stdout)")
     }
 
-    @Test func aDescribeThatHangsIsSkippedWithinTwoSeconds() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    @Test func aDescribeThatHangsIsSkippedWithinTwoSeconds() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         try plugins.plugin("hang", describe: "sleep 100", body: "true")
         let started = Date()
-        let result = try plugins.run(["--continue-on-error", "-c", "hang list\nrows list -o ndjson"])
+        let result = try await plugins.run(["--continue-on-error", "-c", "hang list\nrows list -o ndjson"])
         #expect(Date().timeIntervalSince(started) < 60, "it did not wait for the describe's sleep 100")
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -194,48 +194,48 @@ final class PluginSandbox {
         #expect(result.stdout.contains("Lipstick"))
     }
 
-    @Test func anUnknownProtocolIsRefusedNamingTheOnesSpoken() throws {
-        let plugins = try PluginSandbox()
+    @Test func anUnknownProtocolIsRefusedNamingTheOnesSpoken() async throws {
+        let plugins = try await PluginSandbox()
         try plugins.plugin("future", describe: "echo '\(PluginSandbox.description("future", protocolVersion: 2))'", body: "true")
-        let result = try plugins.run(["-c", "future list"])
+        let result = try await plugins.run(["-c", "future list"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("protocol 2 is not one this shopsh speaks (it speaks 1)"), "\(result.stderr)")
     }
 
-    @Test func wrongUseIsAUsageError() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    @Test func wrongUseIsAUsageError() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         for line in ["rows nosuch", "rows list --nosuch 1", "rows list --threshold many", "rows list a b"] {
-            let result = try plugins.run(["-c", line])
+            let result = try await plugins.run(["-c", line])
             #expect(result.status == 2, "\(line): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(line): \(result.stderr)")
         }
-        let unknown = try plugins.run(["-c", "nosuchplugin"])
+        let unknown = try await plugins.run(["-c", "nosuchplugin"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("unknown command"))
     }
 
-    @Test func helpShowsTheDescription() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    @Test func helpShowsTheDescription() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         for line in ["help rows", "rows --help", "rows"] {
-            let result = try plugins.run(["-c", line])
+            let result = try await plugins.run(["-c", line])
             #expect(result.status == 0, "\(line): \(result.stderr)")
             #expect(result.stdout.contains("Test plugin rows"), "\(line): \(result.stdout)")
             #expect(result.stdout.contains("--threshold INTEGER"), "\(line): \(result.stdout)")
             #expect(result.stdout.contains("[CATEGORY]"), "\(line): \(result.stdout)")
         }
-        let all = try plugins.run(["-c", "help"])
+        let all = try await plugins.run(["-c", "help"])
         #expect(all.stdout.contains("External plugins:"))
     }
 
-    @Test func pluginsListsBuiltInAndExternalWithTheirStatus() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    @Test func pluginsListsBuiltInAndExternalWithTheirStatus() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         try plugins.plugin("products", body: "true")
         try plugins.plugin("noexec", body: "true", executable: false)
         try plugins.plugin("broken", describe: "echo 'not json'", body: "true")
-        let result = try plugins.run(["-c", "plugins -o json"])
+        let result = try await plugins.run(["-c", "plugins -o json"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
         let external = Dictionary(uniqueKeysWithValues: rows.filter { $0["kind"] as? String == "external" }
@@ -248,87 +248,87 @@ final class PluginSandbox {
         #expect(rows.contains { $0["name"] as? String == "products" && $0["kind"] as? String == "built-in" })
         #expect(result.stderr.contains("shadowed"), "a warning for each plugin that cannot run: \(result.stderr)")
         // The built-in still runs.
-        #expect(try plugins.run(["-c", "products show 1 --fields id -o csv --no-header"]).stdout == "1\r\n")
+        await #expect(try plugins.run(["-c", "products show 1 --fields id -o csv --no-header"]).stdout == "1\r\n")
         for format in ["table", "csv", "tsv", "ndjson"] {
-            #expect(try plugins.run(["-c", "plugins -o \(format)"]).status == 0)
+            await #expect(try plugins.run(["-c", "plugins -o \(format)"]).status == 0)
         }
     }
 
-    @Test func completionOffersPluginsCommandsOptionsAndLiveValues() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
-        _ = try plugins.sandbox.ok("products show 1")   // __complete never creates the default store
-        func complete(_ words: String...) throws -> [String] {
-            try plugins.run(["__complete"] + words).stdout.split(separator: "\n").map(String.init)
+    @Test func completionOffersPluginsCommandsOptionsAndLiveValues() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
+        _ = try await plugins.sandbox.ok("products show 1")   // __complete never creates the default store
+        func complete(_ words: String...) async throws -> [String] {
+            try await plugins.run(["__complete"] + words).stdout.split(separator: "\n").map(String.init)
         }
-        #expect(try complete("ro").contains("rows"))
-        #expect(try complete("rows", "") == ["list"])
-        #expect(try complete("rows", "list", "--th") == ["--threshold"])
-        #expect(try complete("rows", "list", "-o", "cs") == ["csv"])
-        let categories = try complete("rows", "list", "--threshold", "5", "")
+        await #expect(try complete("ro").contains("rows"))
+        await #expect(try complete("rows", "") == ["list"])
+        await #expect(try complete("rows", "list", "--th") == ["--threshold"])
+        await #expect(try complete("rows", "list", "-o", "cs") == ["csv"])
+        let categories = try await complete("rows", "list", "--threshold", "5", "")
         #expect(categories.contains("beauty"), "\(categories)")
-        #expect(try complete("rows", "list", "beauty", "").isEmpty)
+        await #expect(try complete("rows", "list", "beauty", "").isEmpty)
     }
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
-    func ctrlCStopsAHangingPluginAndItsGroup() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
+    func ctrlCStopsAHangingPluginAndItsGroup() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
         try plugins.plugin("hang", body: "sleep 100 & echo '{\"child\": '$!'}'; sleep 100")
         let terminal = TerminalSession(sandbox: plugins.sandbox)
-        try terminal.start()
-        try terminal.send("hang list -o ndjson --no-pager", "Enter")
-        let shown = try terminal.waitFor { $0.contains("{\"child\":") }
+        try await terminal.start()
+        try await terminal.send("hang list -o ndjson --no-pager", "Enter")
+        let shown = try await terminal.waitFor { $0.contains("{\"child\":") }
         let child = shown.split(separator: "\n").first { $0.contains("{\"child\":") }
             .flatMap { line in pid_t(line.filter(\.isNumber)) }
-        try terminal.send("C-c")
-        try terminal.waitFor { $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
+        try await terminal.send("C-c")
+        try await terminal.waitFor { $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
             .hasSuffix(">") == true && $0.contains("interrupted") }
-        try terminal.send("rows list --fields name", "Enter")
-        try terminal.waitFor { $0.contains("Lipstick") }
+        try await terminal.send("rows list --fields name", "Enter")
+        try await terminal.waitFor { $0.contains("Lipstick") }
         if let child {
-            for _ in 0..<200 where TerminalSession.isRunning(child) { usleep(10_000) }
+            for _ in 0..<200 where TerminalSession.isRunning(child) { try? await Task.sleep(for: .microseconds(10_000)) }
             #expect(!TerminalSession.isRunning(child), "the plugin's background child was stopped too")
         }
     }
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
-    func tabAtThePromptCompletesAPluginAndItsLiveArguments() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
-        _ = try plugins.sandbox.ok("products show 1")   // create the demo shop first
+    func tabAtThePromptCompletesAPluginAndItsLiveArguments() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
+        _ = try await plugins.sandbox.ok("products show 1")   // create the demo shop first
         let terminal = TerminalSession(sandbox: plugins.sandbox)
-        try terminal.start()
-        try terminal.send("row", "Tab")
-        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows") }
-        try terminal.send("li", "Tab", "--threshold 5 fra", "Tab")
-        try terminal.waitFor { $0.contains("\(terminal.prompt)> rows list --threshold 5 fragrances") }
+        try await terminal.start()
+        try await terminal.send("row", "Tab")
+        try await terminal.waitFor { $0.contains("\(terminal.prompt)> rows") }
+        try await terminal.send("li", "Tab", "--threshold 5 fra", "Tab")
+        try await terminal.waitFor { $0.contains("\(terminal.prompt)> rows list --threshold 5 fragrances") }
     }
 
-    @Test func aChangedPluginIsDescribedAgain() throws {
-        let plugins = try PluginSandbox()
-        try plugins.threeRows()
-        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 1.2.3"))
+    @Test func aChangedPluginIsDescribedAgain() async throws {
+        let plugins = try await PluginSandbox()
+        try await plugins.threeRows()
+        await #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 1.2.3"))
         try plugins.plugin("rows", describe: "echo '\(PluginSandbox.description("rows").replacingOccurrences(of: "1.2.3", with: "2.0.0"))'",
                            body: "true")
-        #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 2.0.0"))
+        await #expect(try plugins.run(["-c", "help rows"]).stdout.contains("rows 2.0.0"))
     }
 
-    @Test func aBatchEndedByASignalEndsItsPluginToo() throws {
-        let plugins = try PluginSandbox()
+    @Test func aBatchEndedByASignalEndsItsPluginToo() async throws {
+        let plugins = try await PluginSandbox()
         let pidFile = plugins.sandbox.root.appendingPathComponent("plugin.pid").path
         try plugins.plugin("hang", body: "echo $$ > '\(pidFile)'; exec sleep 100")
         let started = Date()
         // Spawn, not the sandbox's run: a test thread's blocked signals would be inherited.
         // The signal comes after 10 s: long enough for a loaded machine to have started the plugin
         // (3 s was not, under a parallel build), far shorter than its sleep.
-        let result = try Spawn.run("/usr/bin/timeout", ["-s", "INT", "10", ShopshBinary.url.path, "-c", "hang list"],
+        let result = try await Spawn.run("/usr/bin/timeout", ["-s", "INT", "10", ShopshBinary.url.path, "-c", "hang list"],
                                    environment: plugins.sandbox.environment)
         #expect(Date().timeIntervalSince(started) < 60, "it did not wait for the plugin's sleep 100")
         #expect(result.status != 0)
         let pid = try #require(pid_t(((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)),
                                "\(result.status) \(result.output)")
-        for _ in 0..<200 where TerminalSession.isRunning(pid) { usleep(10_000) }
+        for _ in 0..<200 where TerminalSession.isRunning(pid) { try? await Task.sleep(for: .microseconds(10_000)) }
         #expect(!TerminalSession.isRunning(pid), "the plugin's process group got the signal too")
     }
 }

@@ -52,7 +52,7 @@ enum TestFormation {
     }
 
     /// The node URL of the server that is (`standby` false) or is not the primary now.
-    static func node(standby: Bool) throws -> String {
+    static func node(standby: Bool) async throws -> String {
         for node in nodes where try CommandLineClient.psql(node, schema: nil, "SELECT pg_is_in_recovery()") == (standby ? "t" : "f") {
             return node
         }
@@ -69,8 +69,8 @@ enum TestFormation {
     static let shop: Result<Void, HarnessError> = {
         guard let uri else { return .failure(.failed("no formation", "")) }
         let sandbox: ShopshSandbox
-        do { sandbox = try ShopshSandbox() } catch { return .failure(.failed("sandbox", "\(error)")) }
-        guard let made = try? sandbox.run(["init", "--store", uri]) else { return .failure(.failed("shopsh init", "")) }
+        do { sandbox = try ShopshSandbox(withoutServerShop: ()) } catch { return .failure(.failed("sandbox", "\(error)")) }
+        guard let made = try? sandbox.runNow(["init", "--store", uri]) else { return .failure(.failed("shopsh init", "")) }
         // 1: a shop is there already (an earlier suite made it).
         return made.status == 0 || made.stderr.contains("already") ? .success(()) : .failure(.failed("shopsh init", made.stderr))
     }()
@@ -87,21 +87,21 @@ enum TestFormation {
 struct FailoverTests {
     let uri: String
 
-    init() throws {
+    init() async throws {
         uri = try #require(TestFormation.uri)
         try TestFormation.shop.get()
     }
 
-    @Test func theFormationsURIIsTheStoreUnchanged() throws {
-        let sandbox = try ShopshSandbox()
-        let listed = try sandbox.run(["--store", uri, "-c", "products list --all -o json"])
+    @Test func theFormationsURIIsTheStoreUnchanged() async throws {
+        let sandbox = try await ShopshSandbox()
+        let listed = try await sandbox.run(["--store", uri, "-c", "products list --all -o json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let products = try JSONSerialization.jsonObject(with: listed.stdoutData) as? [Any]
         #expect(products?.count == 194)
-        let whoami = try sandbox.run(["--store", uri, "-c", "whoami -o json"])
+        let whoami = try await sandbox.run(["--store", uri, "-c", "whoami -o json"])
         let me = try #require(try JSONSerialization.jsonObject(with: whoami.stdoutData) as? [String: Any])
         #expect(me["server_role"] as? String == "primary")
-        #expect(me["server"] as? String == TestFormation.hostPort(try TestFormation.node(standby: false)))
+        await #expect(me["server"] as? String == TestFormation.hostPort(try TestFormation.node(standby: false)))
     }
 
     /// 2,000 `basket add` commands read from a pipe, one failover in their middle, 20 rounds:
@@ -109,7 +109,7 @@ struct FailoverTests {
     /// broke was looked up (kept, or not kept and run again), none is left uncertain, nothing
     /// fails and the status is 0.
     @Test(arguments: 1...20)
-    func aBatchSurvivesAFailoverWithEveryCommandAppliedOnce(round: Int) throws {
+    func aBatchSurvivesAFailoverWithEveryCommandAppliedOnce(round: Int) async throws {
         for attempt in 1...3 {
             let usernames = try CommandLineClient.psql(uri, schema: nil, "SELECT username FROM users ORDER BY id LIMIT 200")
                 .split(separator: "\n").map(String.init)
@@ -117,12 +117,12 @@ struct FailoverTests {
                 .split(separator: "\n").map(String.init)
             try #require(usernames.count == 200 && products.count == 10)
             let commands = (0..<2000).map { ($0 % 200, $0 / 200) }   // each (user, product) once
-            let before = try quantities()
+            let before = try await quantities()
             let lastAudit = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
             let roundBegan = try CommandLineClient.psql(uri, schema: nil, "SELECT now()")
-            let primary = TestFormation.hostPort(try TestFormation.node(standby: false))
+            let primary = await TestFormation.hostPort(try TestFormation.node(standby: false))
 
-            let sandbox = try ShopshSandbox()
+            let sandbox = try await ShopshSandbox()
             let stderrFile = sandbox.root.appendingPathComponent("stderr.txt")
             let process = Process()
             process.executableURL = ShopshBinary.url
@@ -179,7 +179,7 @@ struct FailoverTests {
             #expect(errors.isEmpty, "\(errors.prefix(5))")
             #expect(process.terminationStatus == 0, "\(stderr.suffix(500))")
 
-            let after = try quantities()
+            let after = try await quantities()
             let audited = Int(try CommandLineClient.psql(uri, schema: nil,
                 "SELECT count(*) FROM audit_log WHERE id > \(lastAudit) AND entity = 'basket' AND action = 'add'")) ?? -1
             var lost = 0, doubled = 0, added = 0
@@ -215,7 +215,7 @@ struct FailoverTests {
     }
 
     /// Every basket line of the shop as `username product_id` → quantity, read on the primary.
-    func quantities() throws -> [String: Int] {
+    func quantities() async throws -> [String: Int] {
         let rows = try CommandLineClient.psql(uri, schema: nil,
             "SELECT u.username || ' ' || l.product_id || ' ' || l.quantity FROM basket_lines l JOIN users u ON u.id = l.user_id")
         var result: [String: Int] = [:]
@@ -230,7 +230,7 @@ struct FailoverTests {
     /// shopsh started while a failover is under way (the old primary going, the new one not yet
     /// writable) waits for the new primary instead of failing at start-up: a job that cron starts
     /// in that second runs. Several starts spread over the failover's first seconds.
-    @Test func aStartUpDuringAFailoverWaitsForTheNewPrimary() throws {
+    @Test func aStartUpDuringAFailoverWaitsForTheNewPrimary() async throws {
         let failedOver = DispatchSemaphore(value: 0)
         let failoverError = StatusList()
         Thread {
@@ -239,8 +239,8 @@ struct FailoverTests {
         }.start()
         var results: [(status: Int32, stdout: Data, stderr: String)] = []
         for _ in 0..<6 {
-            Thread.sleep(forTimeInterval: 0.15)
-            let run = try ShopshSandbox().run(["--store", uri, "--reconnect-timeout", "60", "-c", "whoami -o json"])
+            try await Task.sleep(for: .seconds(0.15))
+            let run = try await ShopshSandbox().run(["--store", uri, "--reconnect-timeout", "60", "-c", "whoami -o json"])
             results.append((run.status, run.stdoutData, run.stderr))
         }
         failedOver.wait()
@@ -253,33 +253,33 @@ struct FailoverTests {
     }
 
     @Test(.enabled(if: TerminalSession.available, "needs tmux"))
-    func anInteractiveShellFollowsThePrimary() throws {
-        let sandbox = try ShopshSandbox()
+    func anInteractiveShellFollowsThePrimary() async throws {
+        let sandbox = try await ShopshSandbox()
         sandbox.environment["SHOPSH_STORE"] = uri
         let terminal = TerminalSession(sandbox: sandbox)
-        try terminal.start()
-        let oldPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
-        try terminal.send("whoami -o csv", "Enter")
-        try terminal.waitFor { $0.contains(",\(oldPrimary),primary,") }
+        try await terminal.start()
+        let oldPrimary = await TestFormation.hostPort(try TestFormation.node(standby: false))
+        try await terminal.send("whoami -o csv", "Enter")
+        try await terminal.waitFor { $0.contains(",\(oldPrimary),primary,") }
 
-        try TestFormation.failover()
-        let newPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
+        try await TestFormation.failover()
+        let newPrimary = await TestFormation.hostPort(try TestFormation.node(standby: false))
         #expect(newPrimary != oldPrimary)
-        try terminal.send("basket add emilys 5", "Enter")
-        let screen = try terminal.waitFor { $0.contains("to the basket of emilys") && terminal.promptIsBack($0) }
+        try await terminal.send("basket add emilys 5", "Enter")
+        let screen = try await terminal.waitFor { $0.contains("to the basket of emilys") && terminal.promptIsBack($0) }
         #expect(screen.contains("shopsh: reconnected to \(newPrimary) (primary)"), "\(screen)")
         #expect(!screen.contains("error:"), "\(screen)")
-        try terminal.send("whoami -o csv", "Enter")
-        try terminal.waitFor { $0.contains(",\(newPrimary),primary,") }
+        try await terminal.send("whoami -o csv", "Enter")
+        try await terminal.waitFor { $0.contains(",\(newPrimary),primary,") }
     }
 
     /// `--atomic` across a failover: the run's transaction went with the old primary, so the run
     /// fails as a whole, says so, and nothing of it is in the shop.
-    @Test func anAtomicRunAcrossAFailoverFailsAsAWholeAndChangesNothing() throws {
+    @Test func anAtomicRunAcrossAFailoverFailsAsAWholeAndChangesNothing() async throws {
         let auditBefore = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
         let quantityBefore = try CommandLineClient.psql(uri, schema: nil,
             "SELECT COALESCE(sum(quantity), 0) FROM basket_lines l JOIN users u ON u.id = l.user_id WHERE u.username = 'michaelw'")
-        let sandbox = try ShopshSandbox()
+        let sandbox = try await ShopshSandbox()
         let process = Process()
         process.executableURL = ShopshBinary.url
         process.arguments = ["--store", uri, "--atomic"]
@@ -305,7 +305,7 @@ struct FailoverTests {
         }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        while stderr.values.isEmpty { usleep(10_000) }
+        while stderr.values.isEmpty { try? await Task.sleep(for: .microseconds(10_000)) }
         let said = stderr.values.joined()
         #expect(process.terminationStatus == 1, "\(said.suffix(400))")
         #expect(said.contains("every change of the run was undone"), "\(said.suffix(400))")
@@ -314,18 +314,18 @@ struct FailoverTests {
         #expect(try CommandLineClient.psql(uri, schema: nil, "SELECT count(*) FROM audit_log WHERE id > \(auditBefore)") == "0")
     }
 
-    @Test func aViewerIsServedByTheSecondary() throws {
+    @Test func aViewerIsServedByTheSecondary() async throws {
         _ = try CommandLineClient.psql(uri, schema: nil, """
             DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'failover_viewer') THEN
                 CREATE ROLE failover_viewer LOGIN; END IF; END $$;
             GRANT shopsh_viewer TO failover_viewer;
             """)
         let asViewer = uri.replacingOccurrences(of: "postgres://", with: "postgres://failover_viewer@")
-        let secondary = try TestFormation.node(standby: true)
+        let secondary = try await TestFormation.node(standby: true)
         // The role reaches the secondary once replayed there.
         for _ in 0..<100 where (try? CommandLineClient.psql(secondary, schema: nil,
-            "SELECT count(*) FROM pg_roles WHERE rolname = 'failover_viewer'")) != "1" { usleep(100_000) }
-        let whoami = try ShopshSandbox().run(["--store", asViewer, "-c", "whoami -o json"])
+            "SELECT count(*) FROM pg_roles WHERE rolname = 'failover_viewer'")) != "1" { try? await Task.sleep(for: .microseconds(100_000)) }
+        let whoami = try await ShopshSandbox().run(["--store", asViewer, "-c", "whoami -o json"])
         let me = try #require(try JSONSerialization.jsonObject(with: whoami.stdoutData) as? [String: Any], "\(whoami.stderr)")
         #expect(me["role"] as? String == "viewer")
         #expect(me["server"] as? String == TestFormation.hostPort(secondary))
@@ -333,19 +333,19 @@ struct FailoverTests {
         #expect(!whoami.stderr.contains("reconnected"), "\(whoami.stderr)")
     }
 
-    @Test func aReadOnlySessionIsServedByTheSecondaryAndWritesThereAreRefusedInOneLine() throws {
-        let sandbox = try ShopshSandbox()
-        let secondary = try TestFormation.node(standby: true)
-        let whoami = try sandbox.run(["--store", uri, "--read-only", "-c", "whoami -o json"])
+    @Test func aReadOnlySessionIsServedByTheSecondaryAndWritesThereAreRefusedInOneLine() async throws {
+        let sandbox = try await ShopshSandbox()
+        let secondary = try await TestFormation.node(standby: true)
+        let whoami = try await sandbox.run(["--store", uri, "--read-only", "-c", "whoami -o json"])
         let me = try #require(try JSONSerialization.jsonObject(with: whoami.stdoutData) as? [String: Any], "\(whoami.stderr)")
         #expect(me["server"] as? String == TestFormation.hostPort(secondary))
         #expect(me["server_role"] as? String == "standby")
         #expect(me["replay_lag_seconds"] is NSNumber)
-        let listed = try sandbox.run(["--store", uri, "--read-only", "-c", "products show 1 -o json"])
+        let listed = try await sandbox.run(["--store", uri, "--read-only", "-c", "products show 1 -o json"])
         #expect(listed.status == 0, "\(listed.stderr)")
 
         // A session on the secondary itself, not asking for read-only: the server refuses the write.
-        let write = try sandbox.run(["--store", secondary, "-c", "basket add emilys 1"])
+        let write = try await sandbox.run(["--store", secondary, "-c", "basket add emilys 1"])
         #expect(write.status == 1)
         #expect(write.stderr.split(separator: "\n").count == 1 && write.stderr.contains("hot standby"), "\(write.stderr)")
     }
@@ -353,14 +353,14 @@ struct FailoverTests {
     /// `--follow` across a failover (issue 39): the follower listens again on the new primary and
     /// says so on stderr; every basket row the log has from its start on is printed once, those
     /// written while it was away included.
-    @Test func aFollowerAcrossAFailoverMissesNothingAndSaysItMoved() throws {
-        let sandbox = try ShopshSandbox()
+    @Test func aFollowerAcrossAFailoverMissesNothingAndSaysItMoved() async throws {
+        let sandbox = try await ShopshSandbox()
         let before = try CommandLineClient.psql(uri, schema: nil, "SELECT COALESCE(max(id), 0) FROM audit_log")
-        let follower = try BackgroundShopsh(sandbox, ["--store", uri, "-c", "audit list --entity basket --follow -o ndjson --limit 0"],
+        let follower = try await BackgroundShopsh(sandbox, ["--store", uri, "-c", "audit list --entity basket --follow -o ndjson --limit 0"],
                                             name: "failover-follower")
         defer { follower.stop() }
-        Thread.sleep(forTimeInterval: 1.5)
-        let oldPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
+        try await Task.sleep(for: .seconds(1.5))
+        let oldPrimary = await TestFormation.hostPort(try TestFormation.node(standby: false))
         let lines = (0..<400).map { "basket add michaelw \(1 + $0 % 10)" }.joined(separator: "\n") + "\n"
         let script = try sandbox.file("writes.shop", lines)
         let failedOver = DispatchSemaphore(value: 0)
@@ -370,21 +370,21 @@ struct FailoverTests {
             do { _ = try TestFormation.failover() } catch { failoverError.append("\(error)") }
             failedOver.signal()
         }.start()
-        _ = try sandbox.run(["--store", uri, "--reconnect-timeout", "60", "--continue-on-error", "-f", script], stdinData: Data(), timeLimit: 300)
+        _ = try await sandbox.run(["--store", uri, "--reconnect-timeout", "60", "--continue-on-error", "-f", script], stdinData: Data(), timeLimit: 300)
         failedOver.wait()
         #expect(failoverError.values.isEmpty, "\(failoverError.values)")
-        let newPrimary = TestFormation.hostPort(try TestFormation.node(standby: false))
+        let newPrimary = await TestFormation.hostPort(try TestFormation.node(standby: false))
         #expect(newPrimary != oldPrimary)
         // Changes on the new primary, after the failover: the follower must be listening there.
         let after = try sandbox.file("after.shop", (0..<20).map { "basket add michaelw \(11 + $0 % 5)" }.joined(separator: "\n") + "\n")
-        let afterRun = try sandbox.run(["--store", uri, "--reconnect-timeout", "60", "-f", after], stdinData: Data(), timeLimit: 120)
+        let afterRun = try await sandbox.run(["--store", uri, "--reconnect-timeout", "60", "-f", after], stdinData: Data(), timeLimit: 120)
         #expect(afterRun.status == 0, "\(afterRun.stderr)")
         let written = try CommandLineClient.psql(uri, schema: nil, "SELECT id FROM audit_log WHERE entity = 'basket' AND id > \(before) ORDER BY id")
             .split(separator: "\n").compactMap { Int($0) }
         let last = try #require(written.last, "the writer wrote")
         #expect(follower.wait(seconds: 90) { $0.contains("\"id\":\(last),") }, "the follower reached #\(last): \(follower.errors)")
         #expect(follower.stop(), "Ctrl-C ends the follower")
-        let seen = try ndjsonObjects(follower.output).compactMap { $0["id"] as? Int }
+        let seen = try await ndjsonObjects(follower.output).compactMap { $0["id"] as? Int }
         #expect(Set(seen).count == seen.count, "no row twice")
         #expect(seen == written, "every row once, in order (\(seen.count) seen, \(written.count) written)")
         // It says where it went: its own line (`following on the new primary H:P (was …)`), or the

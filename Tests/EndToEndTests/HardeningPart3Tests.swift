@@ -11,7 +11,7 @@ import Testing
 
 @Suite struct HardeningPart3Tests {
     /// The records of a CSV text after its header, read by a real CSV parser.
-    func csvRows(_ text: String) throws -> [[String: String]] {
+    func csvRows(_ text: String) async throws -> [[String: String]] {
         let reader = try CSVReader(string: text, hasHeaderRow: true)
         let header = reader.headerRow ?? []
         var rows: [[String: String]] = []
@@ -29,14 +29,14 @@ import Testing
     /// The repro: two lines of 10,000 units at about 1,000,000,000.00 with odd discounts,
     /// within ShopCore's limits. `unit × quantity × (10000 − discount)` passes 2^63 there: SQLite
     /// fell to floating point (category and day differed by 0.01), PostgreSQL failed.
-    @Test func reportSumsPast64BitsAgreeWithDecimalsInEveryGrouping() throws {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("products update 4 --price 1000000000 --discount 0.01 --stock 1000000000")
-        _ = try sandbox.ok("products update 5 --price 999999999.99 --discount 33.33 --stock 1000000000")
-        _ = try sandbox.ok("basket clear michaelw --yes")
-        _ = try sandbox.ok("basket add michaelw 4 --qty 10000")
-        _ = try sandbox.ok("basket add michaelw 5 --qty 10000")
-        _ = try sandbox.ok("basket checkout michaelw")
+    @Test func reportSumsPast64BitsAgreeWithDecimalsInEveryGrouping() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products update 4 --price 1000000000 --discount 0.01 --stock 1000000000")
+        _ = try await sandbox.ok("products update 5 --price 999999999.99 --discount 33.33 --stock 1000000000")
+        _ = try await sandbox.ok("basket clear michaelw --yes")
+        _ = try await sandbox.ok("basket add michaelw 4 --qty 10000")
+        _ = try await sandbox.ok("basket add michaelw 5 --qty 10000")
+        _ = try await sandbox.ok("basket checkout michaelw")
         // Each line's net in cents, recomputed with Decimal: the price times the units, less the discount, rounded once.
         let lines: [(cents: Decimal, discount: Decimal)] = [(100_000_000_000, Decimal(string: "0.01")!), (99_999_999_999, Decimal(string: "33.33")!)]
         let expectedCents = lines.reduce(Decimal(0)) { sum, line in
@@ -44,52 +44,52 @@ import Testing
         }
         let expected = expectedCents / 100
         for grouping in ["day", "category", "product", "customer", "status"] {
-            let rows = try csvRows(try sandbox.ok("orders stats --by \(grouping) --since today -o csv"))
+            let rows = try await csvRows(try sandbox.ok("orders stats --by \(grouping) --since today -o csv"))
             let net = rows.reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) }
             #expect(net == expected, "--by \(grouping): \(rows)")
         }
         // Inside one transaction too (PostgreSQL failed any --atomic or --dry-run file holding such a report).
-        let atomic = try sandbox.run(["--atomic", "-c", "orders stats --by product --since today -o csv"])
+        let atomic = try await sandbox.run(["--atomic", "-c", "orders stats --by product --since today -o csv"])
         #expect(atomic.status == 0, "\(atomic.stderr)")
-        #expect(try csvRows(atomic.stdout).reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) } == expected)
-        let top = try csvRows(try sandbox.ok("products top --since today -o csv"))
+        await #expect(try csvRows(atomic.stdout).reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) } == expected)
+        let top = try await csvRows(try sandbox.ok("products top --since today -o csv"))
         #expect(top.reduce(Decimal(0)) { $0 + (Decimal(string: $1["net"] ?? "") ?? -1) } == expected, "\(top)")
     }
 
-    @Test func aSingleStockChangeRevertsAndASecondRevertSaysItIsUndone() throws {
-        let sandbox = try ShopshSandbox()
-        let before = try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int
-        _ = try sandbox.ok("products stock 1 +5")
-        let rows = try #require(try sandbox.json("audit list --entity product --id 1 --sort id -o json") as? [[String: Any]])
+    @Test func aSingleStockChangeRevertsAndASecondRevertSaysItIsUndone() async throws {
+        let sandbox = try await ShopshSandbox()
+        let before = try await #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int
+        _ = try await sandbox.ok("products stock 1 +5")
+        let rows = try await #require(try sandbox.json("audit list --entity product --id 1 --sort id -o json") as? [[String: Any]])
         let row = try #require(rows.last?["id"] as? Int)
-        let reverted = try sandbox.run(["-c", "audit revert \(row) --yes"])
+        let reverted = try await sandbox.run(["-c", "audit revert \(row) --yes"])
         #expect(reverted.status == 0, "\(reverted.stderr)")
-        #expect(try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int == before)
-        let again = try sandbox.run(["-c", "audit revert \(row) --yes"])
+        await #expect(try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int == before)
+        let again = try await sandbox.run(["-c", "audit revert \(row) --yes"])
         #expect(again.status == 0 && again.stderr.contains("already undone") && !again.stderr.contains("changed since"), "\(again.stderr)")
-        #expect(try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int == before)
+        await #expect(try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int == before)
     }
 
-    @Test func aBasketChangeRevertedTwiceSaysItIsUndone() throws {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("basket add emilys 7 --qty 2")
-        let rows = try #require(try sandbox.json("audit list --entity basket --sort id -o json") as? [[String: Any]])
+    @Test func aBasketChangeRevertedTwiceSaysItIsUndone() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("basket add emilys 7 --qty 2")
+        let rows = try await #require(try sandbox.json("audit list --entity basket --sort id -o json") as? [[String: Any]])
         let row = try #require(rows.last?["id"] as? Int)
-        #expect(try sandbox.run(["-c", "audit revert \(row) --yes"]).status == 0)
-        let again = try sandbox.run(["-c", "audit revert \(row) --yes"])
+        await #expect(try sandbox.run(["-c", "audit revert \(row) --yes"]).status == 0)
+        let again = try await sandbox.run(["-c", "audit revert \(row) --yes"])
         #expect(again.status == 0 && again.stderr.contains("already undone"), "\(again.stderr)")
     }
 
-    @Test func aLoneStockChangeIsNeverAProduct() throws {
-        let sandbox = try ShopshSandbox()
-        let stock = { try #require(try sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int }
-        let before = try stock()
-        let lone = try sandbox.run(["-c", "products stock +1 --yes"])
+    @Test func aLoneStockChangeIsNeverAProduct() async throws {
+        let sandbox = try await ShopshSandbox()
+        let stock = { try #require(try await sandbox.json("products show 1 -o json") as? [String: Any])["stock"] as? Int }
+        let before = try await stock()
+        let lone = try await sandbox.run(["-c", "products stock +1 --yes"])
         #expect(lone.status == 2 && lone.stderr.contains("a selection") && lone.stdout.isEmpty, "\(lone.stderr)")
-        #expect(try stock() == before)
+        await #expect(try stock() == before)
         // With a selection it is the change.
-        #expect(try sandbox.run(["-c", "products stock +1 --ids 1 --yes"]).status == 0)
-        #expect(try stock() == before.map { $0 + 1 })
+        await #expect(try sandbox.run(["-c", "products stock +1 --ids 1 --yes"]).status == 0)
+        await #expect(try stock() == before.map { $0 + 1 })
     }
 
     /// README: 2 for a value of the wrong shape, 1 for a well-formed one the shop refuses.
@@ -99,18 +99,18 @@ import Testing
                       ("orders list --status lost", 2), ("orders status 1 lost", 2), ("users list --role boss", 2),
                       ("users list --status gone", 2), ("audit list --entity planet", 2), ("audit list --since 2026-2-1", 2),
                       ("audit list --since 2026-02-30", 1), ("basket list --idle 3x", 2), ("basket list --idle 99999w", 1)])
-    func malformedValuesAreUsageErrorsAndRefusedOnesFailures(command: String, status: Int32) throws {
-        let result = try ShopshSandbox().run(["-c", command])
+    func malformedValuesAreUsageErrorsAndRefusedOnesFailures(command: String, status: Int32) async throws {
+        let result = try await ShopshSandbox().run(["-c", command])
         #expect(result.status == status, "\(command): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").filter { $0.contains("error:") }.count == 1, "\(result.stderr)")
     }
 
     /// `orders stats --help` had runs of 17 blanks where its text had been joined without `\`.
-    @Test func helpTextHasNoRunsOfBlanks() throws {
-        let sandbox = try ShopshSandbox()
+    @Test func helpTextHasNoRunsOfBlanks() async throws {
+        let sandbox = try await ShopshSandbox()
         for command in ["orders stats --help", "products top --help", "audit revert --help", "products stock --help"] {
             // The prose before USAGE (overview and discussion); option rows below are aligned with blanks.
-            let help = try sandbox.ok(command).components(separatedBy: "USAGE:")[0]
+            let help = try await sandbox.ok(command).components(separatedBy: "USAGE:")[0]
             #expect(help.contains("OVERVIEW"), "\(command): \(help)")
             for line in help.split(separator: "\n") {
                 let text = line.drop { $0 == " " }
@@ -120,16 +120,16 @@ import Testing
     }
 
     /// One name per thing in machine output: an order's own record is `id`, a customer `customer`.
-    @Test func anOrderIsIdAndACustomerIsCustomerInEveryRecord() throws {
-        let sandbox = try ShopshSandbox()
-        let placed = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+    @Test func anOrderIsIdAndACustomerIsCustomerInEveryRecord() async throws {
+        let sandbox = try await ShopshSandbox()
+        let placed = try await #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
         let id = try #require(placed["id"] as? Int, "\(placed)")
         #expect(placed["order_id"] == nil && placed["user"] == nil && placed["customer"] as? String == "emilys", "\(placed)")
-        let order = try #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
+        let order = try await #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
         #expect(order["id"] as? Int == id && order["customer"] as? String == "emilys", "\(order)")
-        let baskets = try #require(try sandbox.json("basket list --all -o json") as? [[String: Any]])
+        let baskets = try await #require(try sandbox.json("basket list --all -o json") as? [[String: Any]])
         #expect(!baskets.isEmpty && baskets.allSatisfy { $0["customer"] is String && $0["user"] == nil }, "\(baskets.prefix(1))")
-        let shown = try #require(try sandbox.json("basket show michaelw -o json") as? [String: Any])
+        let shown = try await #require(try sandbox.json("basket show michaelw -o json") as? [String: Any])
         #expect(shown["customer"] as? String == "michaelw" && shown["user"] == nil)
         // Machine formats keep full ISO 8601 times.
         #expect(baskets.allSatisfy { ($0["last_change"] as? String)?.hasSuffix("Z") == true })

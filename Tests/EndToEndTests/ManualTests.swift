@@ -20,14 +20,14 @@ struct ManualTests {
     }()
 
     /// A fresh `shopsh __manual`.
-    static func generate() throws -> ShopshSandbox.Result {
-        let sandbox = try ShopshSandbox()
-        return try sandbox.run(["__manual"])
+    static func generate() async throws -> ShopshSandbox.Result {
+        let sandbox = try await ShopshSandbox()
+        return try await sandbox.run(["__manual"])
     }
 
     @Test("the committed man/shopsh.1 equals a fresh generation")
-    func upToDate() throws {
-        let fresh = try Self.generate()
+    func upToDate() async throws {
+        let fresh = try await Self.generate()
         #expect(fresh.status == 0, "shopsh __manual failed: \(fresh.stderr)")
         #expect(fresh.stderr.isEmpty)
         let committed = FileManager.default.contents(atPath: Self.pagePath)
@@ -37,18 +37,18 @@ struct ManualTests {
     }
 
     @Test("the generation is reproducible byte for byte")
-    func reproducible() throws {
-        let first = try Self.generate(), second = try Self.generate()
+    func reproducible() async throws {
+        let first = try await Self.generate(), second = try await Self.generate()
         #expect(first.stdoutData == second.stdoutData)
         #expect(!first.stdoutData.isEmpty)
     }
 
     @Test("man -l renders the page without warnings")
-    func rendersWithoutWarnings() throws {
+    func rendersWithoutWarnings() async throws {
         // All groff warnings (a superset of plain `man --warnings`), at a fixed width.
         let man = "/usr/bin/man"
         try #require(FileManager.default.isExecutableFile(atPath: man), "man is not installed: run `make deps` (man-db, groff-base)")
-        let result = try Self.runTool(man, ["--warnings=w", "-l", Self.pagePath])
+        let result = try await Self.runTool(man, ["--warnings=w", "-l", Self.pagePath])
         #expect(result.status == 0, "man failed: \(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(warnings.isEmpty, "man -l man/shopsh.1 warned:\n\(warnings.joined(separator: "\n"))")
@@ -70,13 +70,13 @@ struct ManualTests {
     }
 
     @Test("every command and subcommand the binary offers is in the page")
-    func everySubcommand() throws {
-        let sandbox = try ShopshSandbox()
+    func everySubcommand() async throws {
+        let sandbox = try await ShopshSandbox()
         let page = String(decoding: FileManager.default.contents(atPath: Self.pagePath) ?? Data(), as: UTF8.self)
-        let fresh = try sandbox.run(["__manual"]).stdout
+        let fresh = try await sandbox.run(["__manual"]).stdout
 
         // The plugins the binary registers, as `plugins` lists them.
-        let listed = try sandbox.run(["-o", "json", "-c", "plugins"])
+        let listed = try await sandbox.run(["-o", "json", "-c", "plugins"])
         #expect(listed.status == 0, "plugins failed: \(listed.stderr)")
         let rows = try JSONSerialization.jsonObject(with: listed.stdoutData) as? [[String: Any]] ?? []
         let names = rows.compactMap { $0["name"] as? String }
@@ -89,7 +89,7 @@ struct ManualTests {
         while index < paths.count {
             let path = paths[index]
             index += 1
-            let help = try sandbox.run(["-c", "help " + path.joined(separator: " ")])
+            let help = try await sandbox.run(["-c", "help " + path.joined(separator: " ")])
             #expect(help.status == 0, "help \(path.joined(separator: " ")) failed: \(help.stderr)")
             paths += Self.subcommands(inHelp: help.stdout).map { path + [$0] }
         }
@@ -132,7 +132,7 @@ struct ManualTests {
         text.replacingOccurrences(of: "-", with: "\\-")
     }
 
-    static func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

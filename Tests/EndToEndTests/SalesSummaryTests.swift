@@ -28,9 +28,9 @@ import ShopStoreKit
         return rows
     }
 
-    @Test func productAndCustomerReportsEqualAGroupByOverTheOrdersAfterChangesBehindShopsh() throws {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("products show 1")
+    @Test func productAndCustomerReportsEqualAGroupByOverTheOrdersAfterChangesBehindShopsh() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products show 1")
         let dayShift = ShopshSandbox.onPostgres ? "created_at - interval '3 days'" : "strftime('%Y-%m-%dT%H:%M:%SZ', created_at, '-3 days')"
         let changes = """
             PRAGMA foreign_keys = ON;
@@ -52,16 +52,16 @@ import ShopStoreKit
             DELETE FROM products WHERE id = 117;
             DELETE FROM users WHERE id = 26;
             """
-        try sandbox.writeBehindShopsh(sqlite: changes)
-        #expect(try sandbox.writeBehindShopsh(sqlite: "SELECT count(*) FROM order_lines WHERE product_id IS NULL") != "0",
+        try await sandbox.writeBehindShopsh(sqlite: changes)
+        await #expect(try sandbox.writeBehindShopsh(sqlite: "SELECT count(*) FROM order_lines WHERE product_id IS NULL") != "0",
                 "the deleted product's lines lost their id")
 
-        let expectedProducts = Self.rows(try sandbox.writeBehindShopsh(sqlite: """
+        let expectedProducts = await Self.rows(try sandbox.writeBehindShopsh(sqlite: """
             SELECT CASE WHEN l.product_id IS NULL THEN 'sku ' || l.sku ELSE CAST(l.product_id AS TEXT) END, count(*),
                    sum(l.unit_price_minor * l.quantity), sum(\(LineTotalSQL.orderLinePaid("l")))
             FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status <> 'cancelled' GROUP BY 1
             """))
-        let expectedCustomers = Self.rows(try sandbox.writeBehindShopsh(sqlite: """
+        let expectedCustomers = await Self.rows(try sandbox.writeBehindShopsh(sqlite: """
             SELECT CASE WHEN user_id IS NULL THEN 'name ' || customer ELSE CAST(user_id AS TEXT) END, count(*),
                    sum(total_minor), sum(discounted_total_minor)
             FROM orders WHERE status <> 'cancelled' GROUP BY 1
@@ -70,8 +70,8 @@ import ShopStoreKit
         #expect(expectedProducts.keys.contains { $0.hasPrefix("sku ") } && expectedCustomers.keys.contains { $0.hasPrefix("name ") })
 
         /// shopsh's report, keyed like the GROUP BY (what was paid: its net with the refunds given back).
-        func report(_ grouping: String, id: String, name: String) throws -> [String: [Int64]] {
-            let objects = try #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
+        func report(_ grouping: String, id: String, name: String) async throws -> [String: [Int64]] {
+            let objects = try await #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
             var rows: [String: [Int64]] = [:]
             for object in objects {
                 let key = (object[id] as? Int).map(String.init) ?? "\(grouping == "product" ? "sku" : "name") \(object[name] as? String ?? "")"
@@ -80,7 +80,7 @@ import ShopStoreKit
             }
             return rows
         }
-        #expect(try report("product", id: "product_id", name: "sku") == expectedProducts)
-        #expect(try report("customer", id: "user_id", name: "customer") == expectedCustomers)
+        await #expect(try report("product", id: "product_id", name: "sku") == expectedProducts)
+        await #expect(try report("customer", id: "user_id", name: "customer") == expectedCustomers)
     }
 }

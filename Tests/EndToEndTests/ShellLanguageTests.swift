@@ -9,16 +9,16 @@ import Testing
 
 @Suite struct ShellLanguageTests {
     /// A demo shop whose start-up file is `rc` (mode 0600).
-    static func sandbox(rc: String? = nil) throws -> ShopshSandbox {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("products show 1")
-        if let rc { try writeRc(rc, in: sandbox) }
+    static func sandbox(rc: String? = nil) async throws -> ShopshSandbox {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products show 1")
+        if let rc { try await writeRc(rc, in: sandbox) }
         return sandbox
     }
 
     /// The default start-up file of `sandbox` ($XDG_CONFIG_HOME/shopsh/shopshrc), written with `mode`.
     @discardableResult
-    static func writeRc(_ text: String, in sandbox: ShopshSandbox, mode: Int = 0o600) throws -> String {
+    static func writeRc(_ text: String, in sandbox: ShopshSandbox, mode: Int = 0o600) async throws -> String {
         let folder = sandbox.root.appendingPathComponent("config/shopsh")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("shopshrc").path
@@ -42,56 +42,56 @@ import Testing
 
     // MARK: - The start-up file
 
-    @Test func theStartUpFileAppliesToCommandRunsAndNoRcIgnoresIt() throws {
-        let sandbox = try Self.sandbox(rc: Self.rc)
-        let shown = try sandbox.run(["-c", "one $ME"])
+    @Test func theStartUpFileAppliesToCommandRunsAndNoRcIgnoresIt() async throws {
+        let sandbox = try await Self.sandbox(rc: Self.rc)
+        let shown = try await sandbox.run(["-c", "one $ME"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(Self.object(shown.stdout)?["username"] as? String == "emilys")
         // The command line's -o wins over the file's `set format json`.
-        let csv = try sandbox.run(["-o", "csv", "-c", "one $ME"])
+        let csv = try await sandbox.run(["-o", "csv", "-c", "one $ME"])
         #expect(csv.stdout == "id,username\r\n1,emilys\r\n", "\(csv.stderr)")   // RFC 4180 lines
         // Without it: no alias, no variable, no json.
-        let plain = try sandbox.run(["--no-rc", "-c", "one emilys"])
+        let plain = try await sandbox.run(["--no-rc", "-c", "one emilys"])
         #expect(plain.status == 2 && plain.stderr.contains("unknown command \"one\""), "\(plain.stderr)")
-        let unset = try sandbox.run(["--no-rc", "-c", "users show $ME --fields username"])
+        let unset = try await sandbox.run(["--no-rc", "-c", "users show $ME --fields username"])
         #expect(unset.status == 2 && unset.stderr.contains("$ME is not set"), "\(unset.stderr)")
-        let tsv = try sandbox.run(["--no-rc", "-c", "users show emilys --fields username"])
+        let tsv = try await sandbox.run(["--no-rc", "-c", "users show emilys --fields username"])
         #expect(tsv.stdout == "username\nemilys\n")
         // Stdin batches read it too.
-        let stdin = try sandbox.run([], stdin: "one $ME\n")
+        let stdin = try await sandbox.run([], stdin: "one $ME\n")
         #expect(Self.object(stdin.stdout)?["id"] as? Int == 1, "\(stdin.stderr)")
     }
 
-    @Test func anotherFileByRcOrShopshRcReplacesTheDefault() throws {
-        let sandbox = try Self.sandbox(rc: "let WHO = default")
+    @Test func anotherFileByRcOrShopshRcReplacesTheDefault() async throws {
+        let sandbox = try await Self.sandbox(rc: "let WHO = default")
         let other = try sandbox.file("team.rc", "let WHO = team\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: other)
-        #expect(try sandbox.run(["-c", "echo $WHO"]).stdout == "default\n")
-        #expect(try sandbox.run(["--rc", other, "-c", "echo $WHO"]).stdout == "team\n")
+        await #expect(try sandbox.run(["-c", "echo $WHO"]).stdout == "default\n")
+        await #expect(try sandbox.run(["--rc", other, "-c", "echo $WHO"]).stdout == "team\n")
         sandbox.environment["SHOPSH_RC"] = other
-        #expect(try sandbox.run(["-c", "echo $WHO"]).stdout == "team\n")
+        await #expect(try sandbox.run(["-c", "echo $WHO"]).stdout == "team\n")
         // A file named but missing is an error; the default one missing is not.
-        let missing = try sandbox.run(["--rc", sandbox.root.appendingPathComponent("nope").path, "-c", "echo hi"])
+        let missing = try await sandbox.run(["--rc", sandbox.root.appendingPathComponent("nope").path, "-c", "echo hi"])
         #expect(missing.status == 1 && missing.stdout.isEmpty && missing.stderr.contains("cannot read the start-up file"))
     }
 
     @Test(arguments: [0o664, 0o646, 0o666, 0o620])
-    func aStartUpFileOthersCanWriteIsRefusedInOneLine(mode: Int) throws {
-        let sandbox = try Self.sandbox()
-        let path = try Self.writeRc(Self.rc, in: sandbox, mode: mode)
-        let refused = try sandbox.run(["-c", "products show 1 --fields sku"])
+    func aStartUpFileOthersCanWriteIsRefusedInOneLine(mode: Int) async throws {
+        let sandbox = try await Self.sandbox()
+        let path = try await Self.writeRc(Self.rc, in: sandbox, mode: mode)
+        let refused = try await sandbox.run(["-c", "products show 1 --fields sku"])
         #expect(refused.status == 1)
         #expect(refused.stdout.isEmpty, "nothing ran: \(refused.stdout)")
         let lines = refused.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("\(path) is writable by others") && lines[0].contains("chmod go-w"), "\(refused.stderr)")
         // --no-rc still runs.
-        #expect(try sandbox.run(["--no-rc", "-c", "products show 1 --fields sku"]).stdout == "sku\nBEA-ESS-ESS-001\n")
+        await #expect(try sandbox.run(["--no-rc", "-c", "products show 1 --fields sku"]).stdout == "sku\nBEA-ESS-ESS-001\n")
     }
 
-    @Test func aBadLineOfTheStartUpFileNamesItsLineAndTheRestLoads() throws {
-        let sandbox = try Self.sandbox()
-        let path = try Self.writeRc("let A = 1\nproducts stock 1 =0\nalias loop 'loop'\nlet 9B = x\nlet C = 3\n", in: sandbox)
-        let run = try sandbox.run(["-c", "echo $A $C"])
+    @Test func aBadLineOfTheStartUpFileNamesItsLineAndTheRestLoads() async throws {
+        let sandbox = try await Self.sandbox()
+        let path = try await Self.writeRc("let A = 1\nproducts stock 1 =0\nalias loop 'loop'\nlet 9B = x\nlet C = 3\n", in: sandbox)
+        let run = try await sandbox.run(["-c", "echo $A $C"])
         #expect(run.status == 0 && run.stdout == "1 3\n", "\(run.stderr)")
         let errors = run.stderr.split(separator: "\n").map(String.init)
         #expect(errors.count == 3, "\(run.stderr)")
@@ -99,7 +99,7 @@ import Testing
         #expect(errors.dropFirst().first?.hasPrefix("\(path):3: error:") == true)
         #expect(errors.last?.hasPrefix("\(path):4: error:") == true)
         // The command on line 2 never ran.
-        #expect(try sandbox.run(["--no-rc", "-c", "products show 1 --fields stock --no-header"]).stdout != "0\n")
+        await #expect(try sandbox.run(["--no-rc", "-c", "products show 1 --fields stock --no-header"]).stdout != "0\n")
     }
 
     // MARK: - A command file that checks out, captures and decides
@@ -126,63 +126,63 @@ import Testing
         var basket: Int
     }
 
-    static func state(_ sandbox: ShopshSandbox) throws -> ShopState {
-        let orders = try sandbox.json("orders list --all -o json") as? [Any]
-        let basket = try sandbox.json("basket show emilys -o json") as? [String: Any]
-        return ShopState(orders: orders?.count ?? -1, stock: try sandbox.ok("products show 1 --fields stock --no-header -o tsv"),
+    static func state(_ sandbox: ShopshSandbox) async throws -> ShopState {
+        let orders = try await sandbox.json("orders list --all -o json") as? [Any]
+        let basket = try await sandbox.json("basket show emilys -o json") as? [String: Any]
+        return await ShopState(orders: orders?.count ?? -1, stock: try sandbox.ok("products show 1 --fields stock --no-header -o tsv"),
                          basket: (basket?["lines"] as? [Any])?.count ?? -1)
     }
 
-    @Test func aCommandFileCapturesTheOrderAndBranchesOnItsTotal() throws {
-        let sandbox = try Self.sandbox()
+    @Test func aCommandFileCapturesTheOrderAndBranchesOnItsTotal() async throws {
+        let sandbox = try await Self.sandbox()
         let file = try sandbox.file("nightly.shop", Self.checkoutScript)
-        let before = try Self.state(sandbox)
+        let before = try await Self.state(sandbox)
         let stockBefore = try #require(Int(before.stock.trimmingCharacters(in: .newlines)))
 
-        let plain = try sandbox.run(["-v", "MIN=10", "-v", "CHECK=1", "-f", file])
+        let plain = try await sandbox.run(["-v", "MIN=10", "-v", "CHECK=1", "-f", file])
         #expect(plain.status == 0, "\(plain.stderr)")
         let order = try #require(plain.stdout.split(separator: "\n").last.map(String.init))
         let words = order.split(separator: " ")
         #expect(words.prefix(2) == ["big", "order"] && words.count == 5, "\(plain.stdout)")
         let id = String(words[2])
-        let shown = try #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
+        let shown = try await #require(try sandbox.json("orders show \(id) -o json") as? [String: Any])
         #expect((shown["discounted_total"] as? NSNumber)?.doubleValue == Double(String(words[4])), "\(shown)")
         #expect(shown["customer"] as? String == "emilys")
-        let after = try Self.state(sandbox)
+        let after = try await Self.state(sandbox)
         #expect(after.orders == before.orders + 1 && after.basket == 0)
         #expect(after.stock == "\(stockBefore - 3)\n", "2 sold, 1 taken in the branch")
 
         // The other branch: nothing but the checkout changes.
-        let small = try sandbox.run(["-v", "MIN=1000000", "-v", "CHECK=1", "-f", file])
+        let small = try await sandbox.run(["-v", "MIN=1000000", "-v", "CHECK=1", "-f", file])
         #expect(small.status == 0 && small.stdout.hasSuffix(" of 17.89\n") && small.stdout.contains("small order "), "\(small.stdout) \(small.stderr)")
-        #expect(try Self.state(sandbox).stock == "\(stockBefore - 5)\n")
+        await #expect(try Self.state(sandbox).stock == "\(stockBefore - 5)\n")
     }
 
-    @Test func dryRunAndAtomicKeepTheirMeaningInsideBlocks() throws {
-        let sandbox = try Self.sandbox()
+    @Test func dryRunAndAtomicKeepTheirMeaningInsideBlocks() async throws {
+        let sandbox = try await Self.sandbox()
         let file = try sandbox.file("nightly.shop", Self.checkoutScript)
-        let before = try Self.state(sandbox)
+        let before = try await Self.state(sandbox)
 
-        let dry = try sandbox.run(["--dry-run", "-v", "MIN=10", "-v", "CHECK=1", "-f", file])
+        let dry = try await sandbox.run(["--dry-run", "-v", "MIN=10", "-v", "CHECK=1", "-f", file])
         #expect(dry.status == 0 && dry.stdout.contains("big order "), "\(dry.stderr)")
         #expect(dry.stderr.contains("dry run: every change was undone"))
-        #expect(try Self.state(sandbox) == before)
+        await #expect(try Self.state(sandbox) == before)
 
         // A failing command in the taken branch: the run fails at its line and keeps nothing.
-        let atomic = try sandbox.run(["--atomic", "-v", "MIN=10", "-v", "CHECK=99999", "-f", file])
+        let atomic = try await sandbox.run(["--atomic", "-v", "MIN=10", "-v", "CHECK=99999", "-f", file])
         #expect(atomic.status == 1)
         #expect(atomic.stderr.contains("\(file):7: error: no product"), "\(atomic.stderr)")
         #expect(!atomic.stdout.contains("big order"))
-        #expect(try Self.state(sandbox) == before)
+        await #expect(try Self.state(sandbox) == before)
 
         // The branch not taken holds the failing command: the run is kept.
-        let kept = try sandbox.run(["--atomic", "-v", "MIN=1000000", "-v", "CHECK=99999", "-f", file])
+        let kept = try await sandbox.run(["--atomic", "-v", "MIN=1000000", "-v", "CHECK=99999", "-f", file])
         #expect(kept.status == 0, "\(kept.stderr)")
-        #expect(try Self.state(sandbox).orders == before.orders + 1)
+        await #expect(try Self.state(sandbox).orders == before.orders + 1)
     }
 
-    @Test func forWalksEachLineOfACapturedListAndStdinRunsBlocks() throws {
-        let sandbox = try Self.sandbox()
+    @Test func forWalksEachLineOfACapturedListAndStdinRunsBlocks() async throws {
+        let sandbox = try await Self.sandbox()
         let script = """
             let IDS = $(products list --limit 3 --fields id --no-header -o tsv)
             for ID in $IDS
@@ -197,17 +197,17 @@ import Testing
             end
             """
         let expected = "id=1\nid=2\nid=3\nfirst a\nthen b c\n"
-        let fromFile = try sandbox.run(["-f", try sandbox.file("walk.shop", script)])
+        let fromFile = try await sandbox.run(["-f", try sandbox.file("walk.shop", script)])
         #expect(fromFile.stdout == expected, "\(fromFile.stderr)")
-        let fromStdin = try sandbox.run([], stdin: script + "\n")
+        let fromStdin = try await sandbox.run([], stdin: script + "\n")
         #expect(fromStdin.stdout == expected, "\(fromStdin.stderr)")
-        let fromCommand = try sandbox.run(["-c", script])
+        let fromCommand = try await sandbox.run(["-c", script])
         #expect(fromCommand.stdout == expected, "\(fromCommand.stderr)")
     }
 
-    @Test func anIfOnACommandFollowsItsSuccess() throws {
-        let sandbox = try Self.sandbox()
-        let run = try sandbox.run(["-c", """
+    @Test func anIfOnACommandFollowsItsSuccess() async throws {
+        let sandbox = try await Self.sandbox()
+        let run = try await sandbox.run(["-c", """
             if products show 1 --fields id --no-header
               echo found
             end
@@ -223,25 +223,25 @@ import Testing
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("-c:4: error: no product"), "\(run.stderr)")
     }
 
-    @Test func exitEndsTheRunWithItsStatusAndAnAtomicRunKeepsNothing() throws {
-        let sandbox = try Self.sandbox()
-        let stock = try sandbox.ok("products show 1 --fields stock --no-header -o tsv")
-        let ended = try sandbox.run(["-c", "echo a", "-c", "exit 3", "-c", "echo b"])
+    @Test func exitEndsTheRunWithItsStatusAndAnAtomicRunKeepsNothing() async throws {
+        let sandbox = try await Self.sandbox()
+        let stock = try await sandbox.ok("products show 1 --fields stock --no-header -o tsv")
+        let ended = try await sandbox.run(["-c", "echo a", "-c", "exit 3", "-c", "echo b"])
         #expect(ended.status == 3 && ended.stdout == "a\n", "\(ended.stderr)")
-        let atomic = try sandbox.run(["--atomic", "-c", "products stock 1 -1\nexit 4"])
+        let atomic = try await sandbox.run(["--atomic", "-c", "products stock 1 -1\nexit 4"])
         #expect(atomic.status == 4)
         #expect(atomic.stderr.contains("atomic run: it ended with exit 4, so every change of the run was undone"), "\(atomic.stderr)")
-        #expect(try sandbox.ok("products show 1 --fields stock --no-header -o tsv") == stock)
-        let zero = try sandbox.run(["-c", "products stock 1 -1\nexit 0\nproducts stock 1 -1"])
+        await #expect(try sandbox.ok("products show 1 --fields stock --no-header -o tsv") == stock)
+        let zero = try await sandbox.run(["-c", "products stock 1 -1\nexit 0\nproducts stock 1 -1"])
         #expect(zero.status == 0)
-        #expect(try sandbox.ok("products show 1 --fields stock --no-header -o tsv") == "\((Int(stock.dropLast()) ?? 0) - 1)\n")
-        let bad = try sandbox.run(["-c", "exit 256"])
+        await #expect(try sandbox.ok("products show 1 --fields stock --no-header -o tsv") == "\((Int(stock.dropLast()) ?? 0) - 1)\n")
+        let bad = try await sandbox.run(["-c", "exit 256"])
         #expect(bad.status == 2 && bad.stderr.contains("0 to 255"))
     }
 
-    @Test func timingPrintsEachCommandsTimeOnStderr() throws {
-        let sandbox = try Self.sandbox()
-        let run = try sandbox.run(["-c", "set timing on\nproducts show 1 --fields id --no-header\nset timing off\nproducts show 2 --fields id --no-header"])
+    @Test func timingPrintsEachCommandsTimeOnStderr() async throws {
+        let sandbox = try await Self.sandbox()
+        let run = try await sandbox.run(["-c", "set timing on\nproducts show 1 --fields id --no-header\nset timing off\nproducts show 2 --fields id --no-header"])
         #expect(run.stdout == "1\n2\n")
         let times = run.stderr.split(separator: "\n")
         // `set timing off` itself is timed; the last command is not.
@@ -250,12 +250,12 @@ import Testing
 
     // MARK: - Help
 
-    @Test func helpListsAliasesAndShopshHelpListsTheCommands() throws {
-        let sandbox = try Self.sandbox(rc: "alias vip 'users show $1; basket show $1'\n")
-        let help = try sandbox.ok("help")
+    @Test func helpListsAliasesAndShopshHelpListsTheCommands() async throws {
+        let sandbox = try await Self.sandbox(rc: "alias vip 'users show $1; basket show $1'\n")
+        let help = try await sandbox.ok("help")
         #expect(help.contains("Aliases:\n  vip  users show $1; basket show $1\n"), "\(help)")
-        #expect(try sandbox.ok("help vip") == "vip is an alias: users show $1; basket show $1\n")
-        let binary = try sandbox.run(["--help"])
+        await #expect(try sandbox.ok("help vip") == "vip is an alias: users show $1; basket show $1\n")
+        let binary = try await sandbox.run(["--help"])
         #expect(binary.status == 0)
         for command in ["products", "basket", "coupons", "alias", "let", "edit", "source"] {
             #expect(binary.stdout.contains("\n  \(command) "), "\(command) missing from shopsh --help")
@@ -263,12 +263,12 @@ import Testing
         #expect(binary.stdout.contains("--no-rc") && binary.stdout.contains("--rc <file>"))
     }
 
-    @Test func anAliasThatCallsItselfIsOneLine() throws {
-        let sandbox = try Self.sandbox()
-        let run = try sandbox.run(["-c", "alias a 'b'", "-c", "alias b 'products list; a'"])
+    @Test func anAliasThatCallsItselfIsOneLine() async throws {
+        let sandbox = try await Self.sandbox()
+        let run = try await sandbox.run(["-c", "alias a 'b'", "-c", "alias b 'products list; a'"])
         #expect(run.status == 2)
         #expect(run.stderr == "-c[2]:1: error: alias b would call itself (b → a → b)\n", "\(run.stderr)")
-        let withArguments = try sandbox.run(["-c", "alias pick 'products show $1 --fields ${2:-sku} --no-header'\npick 2\npick 3 title\npick $@"])
+        let withArguments = try await sandbox.run(["-c", "alias pick 'products show $1 --fields ${2:-sku} --no-header'\npick 2\npick 3 title\npick $@"])
         #expect(withArguments.stdout == "BEA-GLA-EYE-002\nPowder Canister\n", "\(withArguments.stderr)")
         #expect(withArguments.stderr.contains("-c:4: error: $@ is an alias's argument"), "\(withArguments.stderr)")
     }

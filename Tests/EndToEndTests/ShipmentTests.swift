@@ -11,30 +11,30 @@ import TestSupport
 
 @Suite struct ShipmentTests {
     /// A new paid order of emilys: 5 units of product 1, 1 of product 2.
-    static func paidOrder(_ sandbox: ShopshSandbox) throws -> Int {
-        _ = try sandbox.ok("basket clear emilys")
-        _ = try sandbox.ok("basket add emilys 1 --qty 5")
-        _ = try sandbox.ok("basket add emilys 2")
-        let placed = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+    static func paidOrder(_ sandbox: ShopshSandbox) async throws -> Int {
+        _ = try await sandbox.ok("basket clear emilys")
+        _ = try await sandbox.ok("basket add emilys 1 --qty 5")
+        _ = try await sandbox.ok("basket add emilys 2")
+        let placed = try await #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
         let id = try #require(placed["order_id"] as? Int ?? placed["id"] as? Int)
-        _ = try sandbox.ok("orders status \(id) paid")
+        _ = try await sandbox.ok("orders status \(id) paid")
         return id
     }
 
-    static func track(_ sandbox: ShopshSandbox, _ id: Int) throws -> [String: Any] {
-        try #require(try sandbox.json("orders track \(id) -o json") as? [String: Any])
+    static func track(_ sandbox: ShopshSandbox, _ id: Int) async throws -> [String: Any] {
+        try await #require(try sandbox.json("orders track \(id) -o json") as? [String: Any])
     }
 
-    @Test func twoOfFiveUnitsThenTheRest() throws {
-        let sandbox = try ShopshSandbox()
-        let id = try Self.paidOrder(sandbox)
+    @Test func twoOfFiveUnitsThenTheRest() async throws {
+        let sandbox = try await ShopshSandbox()
+        let id = try await Self.paidOrder(sandbox)
         // Deliver before anything shipped: one line, nothing changed.
-        let early = try sandbox.run(["-c", "orders deliver \(id)"])
+        let early = try await sandbox.run(["-c", "orders deliver \(id)"])
         #expect(early.status == 1 && early.stderr.split(separator: "\n").count == 1 && early.stderr.contains("has not shipped yet"), "\(early.stderr)")
 
-        _ = try sandbox.ok("orders note \(id) leave it with the neighbour")
-        _ = try sandbox.ok("orders ship \(id) --carrier DHL --tracking 00340434161094015902 --lines 1:2")
-        var tracked = try Self.track(sandbox, id)
+        _ = try await sandbox.ok("orders note \(id) leave it with the neighbour")
+        _ = try await sandbox.ok("orders ship \(id) --carrier DHL --tracking 00340434161094015902 --lines 1:2")
+        var tracked = try await Self.track(sandbox, id)
         #expect(tracked["status"] as? String == "paid" && tracked["units_left"] as? Int == 4, "\(tracked)")
         let left = try #require(tracked["left_to_ship"] as? [[String: Any]])
         #expect(left.map { $0["units"] as? Int } == [3, 1])
@@ -45,20 +45,20 @@ import TestSupport
         #expect(tracked["ship_city"] as? String == "Phoenix")
 
         // A cancel after a shipment: one line naming it, nothing changed.
-        let cancel = try sandbox.run(["-c", "orders cancel \(id) --yes"])
+        let cancel = try await sandbox.run(["-c", "orders cancel \(id) --yes"])
         #expect(cancel.status == 1 && cancel.stderr.contains("shipment"), "\(cancel.stderr)")
-        #expect(try Self.track(sandbox, id)["status"] as? String == "paid")
+        await #expect(try Self.track(sandbox, id)["status"] as? String == "paid")
 
-        _ = try sandbox.ok("orders ship \(id) --carrier ups --tracking '1Z 999 AA1 01 2345 6784'")
-        tracked = try Self.track(sandbox, id)
+        _ = try await sandbox.ok("orders ship \(id) --carrier ups --tracking '1Z 999 AA1 01 2345 6784'")
+        tracked = try await Self.track(sandbox, id)
         #expect(tracked["status"] as? String == "shipped" && tracked["units_left"] as? Int == 0)
         parcels = try #require(tracked["shipments"] as? [[String: Any]])
         #expect(parcels.map { $0["units"] as? Int } == [2, 4] && parcels[1]["tracking_code"] as? String == "1Z999AA10123456784")
-        _ = try sandbox.ok("orders deliver \(id)")
-        #expect(try Self.track(sandbox, id)["status"] as? String == "delivered")
+        _ = try await sandbox.ok("orders deliver \(id)")
+        await #expect(try Self.track(sandbox, id)["status"] as? String == "delivered")
 
         // csv: the parcels, through a real parser.
-        let csv = try sandbox.run(["-c", "orders track \(id) -o csv"])
+        let csv = try await sandbox.run(["-c", "orders track \(id) -o csv"])
         let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
         let carrier = try #require(reader.headerRow?.firstIndex(of: "carrier"))
         var carriers: [String] = []
@@ -66,11 +66,11 @@ import TestSupport
         #expect(carriers == ["dhl", "ups"])
     }
 
-    @Test func aCustomersOpenOrders() throws {
-        let sandbox = try ShopshSandbox()
-        let id = try Self.paidOrder(sandbox)
-        _ = try sandbox.ok("orders ship \(id) --carrier gls --tracking 12345678 --lines 2")
-        let open = try #require(try sandbox.json("orders track emilys -o json") as? [[String: Any]])
+    @Test func aCustomersOpenOrders() async throws {
+        let sandbox = try await ShopshSandbox()
+        let id = try await Self.paidOrder(sandbox)
+        _ = try await sandbox.ok("orders ship \(id) --carrier gls --tracking 12345678 --lines 2")
+        let open = try await #require(try sandbox.json("orders track emilys -o json") as? [[String: Any]])
         let row = try #require(open.first { $0["id"] as? Int == id })
         #expect(row["carrier"] as? String == "gls" && row["status"] as? String == "paid", "\(row)")
         #expect(open.allSatisfy { ["placed", "paid", "shipped"].contains($0["status"] as? String ?? "") })
@@ -78,7 +78,7 @@ import TestSupport
                               ("orders ship \(id) --carrier gls --tracking 12345678 --lines 1:0", "1 or more units"),
                               ("orders ship \(id) --carrier gls --tracking 'x\u{1B}[2J'", "invalid tracking code"),
                               ("orders ship \(id) --carrier gls --tracking 12345678 --lines a", "--lines takes")] {
-            let result = try sandbox.run(["-c", line])
+            let result = try await sandbox.run(["-c", line])
             #expect(result.status != 0 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(words)
                     && !result.stderr.contains("\u{1B}"), "\(line): \(result.stderr)")
         }
@@ -88,12 +88,12 @@ import TestSupport
 @Suite(.enabled(if: TestServer.url != nil && !ShopshSandbox.onPostgres,
                 "needs SHOPSH_TEST_POSTGRES (make test starts a server); runs once, in the first pass"))
 struct ShipmentServerRulesTests {
-    @Test func parcelsMoveOnlyThroughTheServersFunctions() throws {
-        let shop = try ShopWithSupportLogin()
+    @Test func parcelsMoveOnlyThroughTheServersFunctions() async throws {
+        let shop = try await ShopWithSupportLogin()
         defer { shop.drop() }
         let admin = shop.admin
         // A paid order with a line of 2 or more units left, to ship in two parcels.
-        let row = try ShopshSandbox.psql(admin, """
+        let row = try await ShopshSandbox.psql(admin, """
             SELECT o.id || ' ' || l.line_number FROM orders o JOIN order_lines l ON l.order_id = o.id
             WHERE o.status = 'paid' AND l.quantity - l.returned >= 2 ORDER BY o.id DESC, l.line_number LIMIT 1
             """)
@@ -101,30 +101,30 @@ struct ShipmentServerRulesTests {
         try #require(parts.count == 2, "no paid order with 2 units on a line: \(row)")
         let paid = parts[0], line = parts[1]
         // At psql support may not write parcels or move an order's status around the functions.
-        try TeamRolesTests.denied(shop.asSupport, "INSERT INTO shipments (order_id, carrier, tracking_code) VALUES (\(paid), 'dhl', 'ABCD1234')")
-        try TeamRolesTests.denied(shop.asSupport, "UPDATE shipments SET delivered_at = now()")
-        try TeamRolesTests.denied(shop.asSupport, "DELETE FROM shipment_lines")
+        try await TeamRolesTests.denied(shop.asSupport, "INSERT INTO shipments (order_id, carrier, tracking_code) VALUES (\(paid), 'dhl', 'ABCD1234')")
+        try await TeamRolesTests.denied(shop.asSupport, "UPDATE shipments SET delivered_at = now()")
+        try await TeamRolesTests.denied(shop.asSupport, "DELETE FROM shipment_lines")
         // The function keeps the rules: a bad code, more units than are left, a placed order.
-        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'x', NULL, NULL)") }
-        #expect(throws: (any Error).self) {
-            try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[1], ARRAY[100000])")
+        await #expect(throws: (any Error).self) { try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'x', NULL, NULL)") }
+        await #expect(throws: (any Error).self) {
+            try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[1], ARRAY[100000])")
         }
-        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)") }
+        await #expect(throws: (any Error).self) { try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)") }
         // One unit at psql: the order stays paid, the row is audited as the login; then no cancel.
-        let shipment = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[\(line)], ARRAY[1])")
-        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
-        #expect(try ShopshSandbox.psql(admin, """
+        let shipment = try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'dhl', 'ABCD1234', ARRAY[\(line)], ARRAY[1])")
+        await #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
+        await #expect(try ShopshSandbox.psql(admin, """
             SELECT operator || '|' || action || '|' || (after ->> 'shipment') FROM audit_log WHERE entity = 'order' AND entity_id = '\(paid)'
             ORDER BY id DESC LIMIT 1
             """) == "\(shop.support)|ship|\(shipment)")
-        #expect(throws: (any Error).self) { try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_set_order_status(\(paid), 'cancelled')") }
-        let refused = try shop.sandbox.run(["--store", shop.asSupport, "-c", "orders cancel \(paid) --yes"])
+        await #expect(throws: (any Error).self) { try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_set_order_status(\(paid), 'cancelled')") }
+        let refused = try await shop.sandbox.run(["--store", shop.asSupport, "-c", "orders cancel \(paid) --yes"])
         #expect(refused.status == 1 && refused.stderr.contains("shipment \(shipment)"), "\(refused.stderr)")
-        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
+        await #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "paid")
         // The rest: shipped; delivering every parcel delivers it.
-        _ = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'ups', '1Z999AA10123456784', NULL, NULL)")
-        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "shipped")
-        _ = try ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)")
-        #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "delivered")
+        _ = try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_ship(\(paid), 'ups', '1Z999AA10123456784', NULL, NULL)")
+        await #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "shipped")
+        _ = try await ShopshSandbox.psql(shop.asSupport, "SELECT shopsh_deliver(\(paid), NULL)")
+        await #expect(try ShopshSandbox.psql(admin, "SELECT status FROM orders WHERE id = \(paid)") == "delivered")
     }
 }

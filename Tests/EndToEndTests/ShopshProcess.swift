@@ -19,7 +19,9 @@ final class ShopshSandbox: @unchecked Sendable {
     /// Whether the end-to-end tests run on PostgreSQL (`SHOPSH_TEST_STORE=postgres`).
     static let onPostgres = ProcessInfo.processInfo.environment["SHOPSH_TEST_STORE"] == "postgres"
 
-    init() throws {
+    /// A sandbox whose store is the default SQLite file, or what a test names later: never a
+    /// server database of its own (for code that cannot await, such as a static's first use).
+    init(withoutServerShop: Void) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("shopsh-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
@@ -30,29 +32,34 @@ final class ShopshSandbox: @unchecked Sendable {
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         for key in ["SHOPSH_STORE", "SHOPSH_FORMAT", "SHOPSH_RC", "NO_COLOR", "COLUMNS", "VISUAL", "EDITOR"] { environment.removeValue(forKey: key) }
         self.environment = environment
-        if Self.onPostgres { self.environment["SHOPSH_STORE"] = try serverShop() }
+    }
+
+    /// A new sandbox; in the PostgreSQL pass its shop is a new database on the server.
+    convenience init() async throws {
+        try self.init(withoutServerShop: ())
+        if Self.onPostgres { environment["SHOPSH_STORE"] = try await serverShop() }
     }
 
     deinit {
         try? FileManager.default.removeItem(at: root)
-        if let database { _ = try? Self.psql(database.admin, "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)") }
+        if let database { _ = try? CommandLineClient.psql(database.admin, schema: nil, "DROP DATABASE IF EXISTS \(database.name) WITH (FORCE)") }
     }
 
     /// This sandbox's database on the server in SHOPSH_TEST_POSTGRES (made on the first call,
     /// with the demo shop unless `initialize` is false), as a store URL.
     @discardableResult
-    func serverShop(initialize: Bool = true) throws -> String {
+    func serverShop(initialize: Bool = true) async throws -> String {
         guard let admin = ProcessInfo.processInfo.environment["SHOPSH_TEST_POSTGRES"], !admin.isEmpty,
               let slash = admin.lastIndex(of: "/") else {
             throw SandboxError(description: "a PostgreSQL shop needs SHOPSH_TEST_POSTGRES (make test sets it)")
         }
         if let database { return String(admin[...slash]) + database.name }
         let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try Self.psql(admin, "CREATE DATABASE \(name)")
+        try await Self.psql(admin, "CREATE DATABASE \(name)")
         database = (admin, name)
         let url = String(admin[...slash]) + name
         if initialize {
-            let created = try run(["init", "--store", url])
+            let created = try await run(["init", "--store", url])
             guard created.status == 0 else { throw SandboxError(description: "shopsh init on \(url): \(created.stderr)") }
         }
         return url
@@ -61,16 +68,16 @@ final class ShopshSandbox: @unchecked Sendable {
     /// Sets product `id`'s title behind shopsh's back (the `sqlite3` CLI, or psql on the server):
     /// text shopsh's own rules refuse (control characters) but that another program can store, for
     /// tests of what shopsh then shows. Creates the demo shop first.
-    func storeTitleBehindShopsh(sku: String, _ title: String) throws {
-        let product = try #require(try json("products show \(sku) -o json") as? [String: Any])
-        try storeTitleBehindShopsh(try #require(product["id"] as? Int), title)
+    func storeTitleBehindShopsh(sku: String, _ title: String) async throws {
+        let product = try await #require(try json("products show \(sku) -o json") as? [String: Any])
+        try await storeTitleBehindShopsh(try #require(product["id"] as? Int), title)
     }
 
     /// The same for product `id`.
-    func storeTitleBehindShopsh(_ id: Int, _ title: String) throws {
-        _ = try ok("products show \(id)")
+    func storeTitleBehindShopsh(_ id: Int, _ title: String) async throws {
+        _ = try await ok("products show \(id)")
         let hex = title.utf8.map { String(format: "%02x", $0) }.joined()
-        try writeBehindShopsh(sqlite: "UPDATE products SET title = CAST(X'\(hex)' AS TEXT) WHERE id = \(id)",
+        try await writeBehindShopsh(sqlite: "UPDATE products SET title = CAST(X'\(hex)' AS TEXT) WHERE id = \(id)",
                               postgres: "UPDATE products SET title = convert_from(decode('\(hex)', 'hex'), 'UTF8') WHERE id = \(id)")
     }
 
@@ -78,12 +85,12 @@ final class ShopshSandbox: @unchecked Sendable {
     /// (or `sqlite` when nil) with psql on the server, `sqlite` with the sqlite3 CLI on the file.
     /// Returns what the client printed (psql unaligned, tuples only; sqlite3's list mode: `|` between values).
     @discardableResult
-    func writeBehindShopsh(sqlite: String, postgres: String? = nil) throws -> String {
+    func writeBehindShopsh(sqlite: String, postgres: String? = nil) async throws -> String {
         if let store = environment["SHOPSH_STORE"], store.hasPrefix("postgres") {
-            return try Self.psql(store, postgres ?? sqlite)
+            return try await Self.psql(store, postgres ?? sqlite)
         } else {
             let path = environment["SHOPSH_STORE"] ?? storePath
-            let result = try CommandLineClient.outcome(["sqlite3", path, sqlite])
+            let result = try await offThePool { try CommandLineClient.outcome(["sqlite3", path, sqlite]) }
             guard result.status == 0 else { throw SandboxError(description: "sqlite3: \(result.errors)") }
             return result.output
         }
@@ -91,7 +98,14 @@ final class ShopshSandbox: @unchecked Sendable {
 
     /// Runs `psql` on `url`, stopping at the first error.
     @discardableResult
-    static func psql(_ url: String, _ sql: String) throws -> String {
+    static func psql(_ url: String, _ sql: String) async throws -> String {
+        try await offThePool { try psqlNow(url, sql) }
+    }
+
+    /// `psql` on the calling thread: only where a test cannot await (a `defer`, a `deinit`, a
+    /// thread of its own).
+    @discardableResult
+    static func psqlNow(_ url: String, _ sql: String) throws -> String {
         try CommandLineClient.psql(url, schema: nil, sql)
     }
 
@@ -113,7 +127,7 @@ final class ShopshSandbox: @unchecked Sendable {
         return url.path
     }
 
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -128,14 +142,22 @@ final class ShopshSandbox: @unchecked Sendable {
     /// Runs shopsh with `arguments`, feeding `stdin` (empty by default, never a terminal).
     /// `launcher` runs it through another program (`setpriv … shopsh`), found on PATH.
     @discardableResult
-    func run(_ arguments: [String], stdin: String = "", launcher: [String] = []) throws -> Result {
-        try run(arguments, stdinData: Data(stdin.utf8), launcher: launcher)
+    func run(_ arguments: [String], stdin: String = "", launcher: [String] = []) async throws -> Result {
+        try await run(arguments, stdinData: Data(stdin.utf8), launcher: launcher)
     }
 
     /// Runs shopsh with `arguments`, feeding the raw bytes `stdinData` (which need not be UTF-8)
     /// from another thread, so a child that stops reading early cannot block the test; after
     /// `timeLimit` seconds the child is killed and the result says so.
-    func run(_ arguments: [String], stdinData: Data, launcher: [String] = [], timeLimit: Double = 120) throws -> Result {
+    func run(_ arguments: [String], stdinData: Data, launcher: [String] = [], timeLimit: Double = 120) async throws -> Result {
+        try await offThePool { try self.runNow(arguments, stdinData: stdinData, launcher: launcher, timeLimit: timeLimit) }
+    }
+
+    /// `run`, waiting for the child on the calling thread: only where a test cannot await (a
+    /// `defer`, a thread of its own), never on a thread of the shared pool.
+    func runNow(_ arguments: [String], stdin: String = "", stdinData: Data? = nil, launcher: [String] = [],
+                timeLimit: Double = 120) throws -> Result {
+        let stdinData = stdinData ?? Data(stdin.utf8)
         _ = ignoreBrokenPipes
         let process = Process()
         if launcher.isEmpty {
@@ -191,15 +213,15 @@ final class ShopshSandbox: @unchecked Sendable {
     }
 
     /// Runs one command with `-c` and expects exit status 0.
-    func ok(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try run(["-c", command])
+    func ok(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await run(["-c", command])
         #expect(result.status == 0, "\(command) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout
     }
 
     /// Runs one command and parses its stdout as JSON.
-    func json(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
-        let result = try run(["-c", command])
+    func json(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Any {
+        let result = try await run(["-c", command])
         #expect(result.status == 0, "\(command) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: result.stdoutData, options: [.fragmentsAllowed])
     }
@@ -221,7 +243,20 @@ extension Trait where Self == ConditionTrait {
 /// posix_spawn and waitpid, its output in a file: such a daemon inherits a pipe and keeps it open,
 /// so reading a pipe to its end, or Foundation's Process, would wait for the daemon to stop.
 enum Spawn {
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> (status: Int32, output: String) {
+        try await offThePool { try runNow(executable, arguments, environment: environment) }
+    }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `posix_spawn_file_actions_addclosefrom_np`, looked up in the C library.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+
+    /// `run` on the calling thread: only where a test cannot await (a `deinit`, a `defer`).
+    static func runNow(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -230,6 +265,11 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process: a daemon (tmux's server) would keep what it inherited
+        // open for its whole life — a script another test just wrote and is about to run among
+        // them ("Text file busy"), or a pipe another test reads to its end.
+        // (glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not declare.)
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, 3) == 0 else { throw CocoaError(.executableLoad) }
         let argv = [(executable as NSString).lastPathComponent] + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
         var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -285,4 +325,16 @@ enum ShopshBinary {
     /// The package's root folder (for the shipped demo data).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+}
+
+/// Runs `work` on a thread of its own and waits for it without holding a thread of Swift's shared
+/// pool. A test that waited for a child process on a pool thread held it for the child's whole run:
+/// with two cores, two such tests left no thread for any other test's tasks (issue 21's note,
+/// issue 40). `work` must not record test issues (`#expect`): the test's task-locals are not there.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
 }

@@ -17,7 +17,7 @@ final class TCPCutter: @unchecked Sendable {
     private var stopped = false
 
     /// Starts relaying connections made to `port` to `host:port`.
-    init(to host: String, port targetPort: UInt16) throws {
+    init(to host: String, port targetPort: UInt16) async throws {
         target = (host, targetPort)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw CutterError.failed("socket") }

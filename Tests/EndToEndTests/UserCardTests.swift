@@ -9,22 +9,22 @@ import Testing
 import TestSupport
 
 @Suite struct UserCardTests {
-    @Test func theCardHoldsWhatTheOtherCommandsList() throws {
-        let sandbox = try ShopshSandbox()
-        _ = try sandbox.ok("users note emilys prefers morning deliveries")
-        _ = try sandbox.ok("basket add emilys 1 --qty 2")
-        let placed = try #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
+    @Test func theCardHoldsWhatTheOtherCommandsList() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("users note emilys prefers morning deliveries")
+        _ = try await sandbox.ok("basket add emilys 1 --qty 2")
+        let placed = try await #require(try sandbox.json("basket checkout emilys -o json") as? [String: Any])
         let newest = try #require(placed["order_id"] as? Int ?? placed["id"] as? Int)
-        _ = try sandbox.ok("basket add emilys 2")
-        let card = try #require(try sandbox.json("users show emilys --all -o json") as? [String: Any])
+        _ = try await sandbox.ok("basket add emilys 2")
+        let card = try await #require(try sandbox.json("users show emilys --all -o json") as? [String: Any])
         #expect(card["username"] as? String == "emilys" && card["email"] as? String == "emily.johnson@x.dummyjson.com", "\(card)")
 
-        let addresses = try #require(try sandbox.json("users address emilys list -o json") as? [[String: Any]])
+        let addresses = try await #require(try sandbox.json("users address emilys list -o json") as? [[String: Any]])
         #expect((card["addresses"] as? [[String: Any]])?.map { $0["id"] as? Int } == addresses.map { $0["id"] as? Int })
         let notes = try #require(card["notes"] as? [[String: Any]])
         #expect(notes.map { $0["text"] as? String } == ["prefers morning deliveries"])
 
-        let orders = try #require(try sandbox.json("orders list --user emilys --all -o json") as? [[String: Any]])
+        let orders = try await #require(try sandbox.json("orders list --user emilys --all -o json") as? [[String: Any]])
         let last = try #require(card["last_orders"] as? [[String: Any]])
         #expect(last.map { $0["id"] as? Int } == orders.prefix(5).map { $0["id"] as? Int } && last.first?["id"] as? Int == newest)
         #expect(last.first?["ship_city"] as? String == orders.first?["ship_city"] as? String)
@@ -38,14 +38,14 @@ import TestSupport
         }
         let spent = orders.filter { $0["status"] as? String != "cancelled" }.map { cents($0["net"]) }.reduce(0, +)
         #expect(cents(card["lifetime_spend"]) == spent, "\(card["lifetime_spend"] ?? "") vs \(spent)")
-        let basket = try #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
+        let basket = try await #require(try sandbox.json("basket show emilys -o json") as? [String: Any])
         #expect(card["basket_items"] as? Int == basket["total_quantity"] as? Int
                 && cents(card["basket_total"]) == cents(basket["discounted_total"]), "\(card) \(basket)")
-        let favorites = try #require(try sandbox.json("favorites list emilys --all -o json") as? [Any])
+        let favorites = try await #require(try sandbox.json("favorites list emilys --all -o json") as? [Any])
         #expect(card["favorites"] as? Int == favorites.count)
 
         // csv: the last orders, read with a real parser; the rest on stderr.
-        let csv = try sandbox.run(["-c", "users show emilys --all -o csv"])
+        let csv = try await sandbox.run(["-c", "users show emilys --all -o csv"])
         let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
         let id = try #require(reader.headerRow?.firstIndex(of: "id"))
         var ids: [Int] = []
