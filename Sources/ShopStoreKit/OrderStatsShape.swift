@@ -7,7 +7,7 @@ import ShopCore
 public struct OrderStatsShape: Sendable {
     /// The group's label, its id, its title and the currency (four columns).
     public let labels: String
-    /// Orders, units, gross and net (four columns).
+    /// Orders, units, gross and net (four columns); of refunds, the amount and units (two).
     public let sums: String
     public let from: String
     public let group: String
@@ -20,30 +20,57 @@ public struct OrderStatsShape: Sendable {
     }
 }
 
+/// The day summaries a report reads: sales (SalesSummarySchema) or refunds (RefundSummarySQL).
+public struct DaySummaries: Sendable {
+    /// Per day, currency and status; per product too; per customer too.
+    public let days: String, products: String, customers: String
+    /// What a row adds up, as `OrderStatsShape.sums` lists it.
+    public let figures: [String]
+    /// The column that is 0 in a row whose figures were all taken away.
+    public let count: String
+    /// Whether the products' summary answers for categories: not for sales, whose orders count
+    /// an order holding two products of one category once (only its lines tell); for refunds,
+    /// which add up amounts and units only.
+    public let answersCategories: Bool
+
+    /// Orders, units, gross and net of the orders and their lines.
+    public static let sales = DaySummaries(days: "sales_days", products: "sales_day_products", customers: "sales_day_customers",
+                                           figures: ["orders", "items", "gross", "net"], count: "orders",
+                                           answersCategories: false)
+    /// The amount given back and the units returned.
+    public static let refunds = DaySummaries(days: "refund_days", products: "refund_day_products", customers: "refund_day_customers",
+                                             figures: ["amount", "units"], count: "refunds",
+                                             answersCategories: true)
+}
+
 extension OrderStatsShape {
-    /// The shape of `grouping` over a store's day summaries (`s`): `sales_days` for days and
-    /// statuses, `sales_day_products` and `sales_day_customers` for products and customers; nil
-    /// for a grouping no summary keeps. A product or customer deleted since is id 0 there: its
+    /// The shape of `grouping` over a store's day summaries (`s`) of `kind`: the days table for
+    /// days and statuses, the products one for products and, where it answers for them,
+    /// categories (a product's category as it is now, as the lines' report reads it), the
+    /// customers one for customers; nil for what no summary keeps (coupons). A product or customer deleted since is id 0 there: its
     /// rows are told apart by the SKU or name they had, as the lines and orders tell them.
     /// `day` is the dialect's `YYYY-MM-DD` of `s.day`; `noID` and `noTitle` its typed NULLs;
     /// `sum` wraps a sum (PostgreSQL's cast back to bigint).
-    public static func summary(_ grouping: OrderStatsGrouping, day: String, noID: String = "NULL", noTitle: String = "NULL",
-                               sum: (String) -> String = { "sum(\($0))" }) -> OrderStatsShape? {
-        let sums = ["s.orders", "s.items", "s.gross", "s.net"].map(sum).joined(separator: ", ")
+    public static func summary(_ grouping: OrderStatsGrouping, of kind: DaySummaries = .sales, day: String, noID: String = "NULL",
+                               noTitle: String = "NULL", sum: (String) -> String = { "sum(\($0))" }) -> OrderStatsShape? {
+        let sums = kind.figures.map { sum("s." + $0) }.joined(separator: ", ")
+        let products = "\(kind.products) s LEFT JOIN products p ON p.id = s.product_id"
         switch grouping {
-        case .day, .status:
+        case .day, .week, .month, .status:
             let key = grouping == .status ? "s.status" : day
-            return OrderStatsShape(labels: "\(key), \(noID), \(noTitle), s.currency", sums: sums, from: "sales_days s",
+            return OrderStatsShape(labels: "\(key), \(noID), \(noTitle), s.currency", sums: sums, from: "\(kind.days) s",
                                    group: "\(key), s.currency")
         case .product:
             return OrderStatsShape(labels: "coalesce(max(p.sku), max(s.sku)), nullif(s.product_id, 0), coalesce(max(p.title), max(s.title)), s.currency",
-                                   sums: sums, from: "sales_day_products s LEFT JOIN products p ON p.id = s.product_id",
-                                   group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
+                                   sums: sums, from: products, group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
+        case .category:
+            guard kind.answersCategories else { return nil }
+            return OrderStatsShape(labels: "p.category, \(noID), \(noTitle), s.currency", sums: sums, from: products,
+                                   group: "p.category, s.currency")
         case .customer:
             return OrderStatsShape(labels: "max(s.customer), nullif(s.user_id, 0), \(noTitle), s.currency", sums: sums,
-                                   from: "sales_day_customers s",
-                                   group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")
-        case .week, .month, .category, .coupon:
+                                   from: "\(kind.customers) s", group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")
+        case .coupon:
             return nil
         }
     }

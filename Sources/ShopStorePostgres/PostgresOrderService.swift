@@ -159,8 +159,23 @@ struct PostgresOrderService: OrderService {
     /// What a refusal of the refund functions is carried out of the transaction as (never shown).
     private static let refusedMarker = "shopsh_return_units or shopsh_refund refused"
 
+    /// Refunds by day, status, product, category or customer come from their day summaries
+    /// (PostgresRefundSummarySchema) unless the filter names a customer or a place; by coupon, or
+    /// for one customer, from the refunds with their orders.
     func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
+        if !query.filter.picksByOrder, let summary = Self.summary(query.grouping.stored, of: .refunds) {
+            return try await database.read("counting refunds") { connection in
+                var rows: [OrderStatsRow] = []
+                for try await row in try await connection.query(Self.daysQuery(summary, query, of: .refunds, countsCancelled: true, tail: ""),
+                                                                logger: database.logger)
+                    .decode((String?, Int64?, String?, String, Int64, Int64, Int).self) {
+                    let currency = Currency(code: row.3, minorUnitDigits: row.6)
+                    rows.append(.refunds(group: row.0, id: row.1, title: row.2, amount: Money(minorUnits: row.4, currency: currency), units: row.5))
+                }
+                return rows
+            }
+        }
         let shape = RefundStatsShape.of(query.grouping.stored, day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
                                         noID: "NULL::bigint", noTitle: "NULL::text")
         return try await database.read("counting refunds") { connection in
@@ -187,20 +202,18 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days and statuses come from `sales_days`, products and customers from their day summaries
-    /// (PostgresSalesSummarySchema), unless the filter names a customer or a place; other groupings
-    /// read the orders, or their lines with their products' categories.
+    /// Days and statuses come from `sales_days`, products and customers from their day
+    /// summaries (PostgresSalesSummarySchema), unless the filter names a customer or a place;
+    /// categories and coupons read the orders and their lines.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
-        let summary = query.filter.picksByOrder ? nil
-            : OrderStatsShape.summary(grouping, day: "to_char(s.day, 'YYYY-MM-DD')", noID: "NULL::bigint", noTitle: "NULL::text",
-                                      sum: { "sum(\($0))::bigint" })
+        let summary = query.filter.picksByOrder ? nil : Self.summary(grouping, of: .sales)
         // Columns 6 and 8 are the units and the net; a period's top N is ShopCore's to cut.
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : "ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try await database.read("counting orders") { connection in
-            let statement = if let summary { Self.daysQuery(summary, query, tail: tail) } else {
+            let statement = if let summary { Self.daysQuery(summary, query, of: .sales, countsCancelled: query.countsCancelled, tail: tail) } else {
                 try await FilterParts(connection, query.filter, database: database)
                     .statsQuery(Self.ordersShape(grouping), countsCancelled: query.countsCancelled, tail: tail)
             }
@@ -216,14 +229,22 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// A grouping a summary keeps (`OrderStatsShape.summary`), for the query's days and status.
-    static func daysQuery(_ shape: OrderStatsShape, _ query: OrderStatsQuery, tail: String) -> PostgresQuery {
+    /// `grouping` over the server's day summaries of `kind` (`OrderStatsShape.summary`), if they keep it.
+    static func summary(_ grouping: OrderStatsGrouping, of kind: DaySummaries) -> OrderStatsShape? {
+        OrderStatsShape.summary(grouping, of: kind, day: "to_char(s.day, 'YYYY-MM-DD')", noID: "NULL::bigint", noTitle: "NULL::text",
+                                sum: { "sum(\($0))::bigint" })
+    }
+
+    /// A grouping a summary of `kind` keeps, for the query's days and status (cancelled orders'
+    /// rows only when `countsCancelled`).
+    static func daysQuery(_ shape: OrderStatsShape, _ query: OrderStatsQuery, of kind: DaySummaries, countsCancelled: Bool,
+                          tail: String) -> PostgresQuery {
         let status = query.filter.status?.rawValue, since = query.filter.since, until = query.filter.until
         return """
             SELECT g.*, COALESCE(c.minor_units, 2)::integer FROM (
                 SELECT \(unescaped: shape.labels), \(unescaped: shape.sums)
                 FROM \(unescaped: shape.from)
-                WHERE s.orders > 0 AND (\(query.countsCancelled) OR s.status <> 'cancelled')
+                WHERE s.\(unescaped: kind.count) > 0 AND (\(countsCancelled) OR s.status <> 'cancelled')
                   AND (\(status)::text IS NULL OR s.status = \(status))
                   AND (\(since)::date IS NULL OR s.day >= \(since)::date)
                   AND (\(until)::date IS NULL OR s.day <= \(until)::date)

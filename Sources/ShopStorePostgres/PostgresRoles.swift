@@ -37,7 +37,8 @@ public enum PostgresRoles {
                                 "order_refunds", "stock_ledger", "addresses", "order_addresses", "notes", "shipments",
                                 "shipment_lines", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies",
                                 "currency_rates", "search_vocabulary", "sales_days", "sales_day_products",
-                                "sales_day_customers", "basket_summaries"]
+                                "sales_day_customers", "basket_summaries", "refund_days", "refund_day_products",
+                                "refund_day_customers"]
 
     /// The server's own bookkeeping: no role reads or writes these but through the owner's functions
     /// and triggers (a test checks that every table of the schema is in one of the lists).

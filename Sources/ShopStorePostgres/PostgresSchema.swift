@@ -20,7 +20,8 @@ enum PostgresSchema {
     /// The tables a store has, besides `schema_migrations`.
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                              "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "order_stock",
-                             "operation_in_progress", "search_vocabulary", "sales_days", "command_names", "command_receipts", "sales_day_products", "sales_day_customers", "basket_summaries"]
+                             "operation_in_progress", "search_vocabulary", "sales_days", "command_names", "command_receipts", "sales_day_products", "sales_day_customers", "basket_summaries",
+                             "refund_days", "refund_day_products", "refund_day_customers"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked", "reviews_masked"]
@@ -177,6 +178,8 @@ enum PostgresSchema {
         // Migration 19 granted its summaries to admins only (the viewer's list was typed apart from
         // the table list): a store set up at 19 gets the grants again, which now derive it.
         PostgresMigration(version: 20, name: "v20: every role reads the day and basket summaries", statements: []),
+        PostgresMigration(version: 21, name: "v21: refund summaries per day, product and customer",
+                          statements: PostgresRefundSummarySchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -162,7 +162,8 @@ final class PostgresSeeder: ShopSeeder {
         }
         var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
-        for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed {
+        for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSummarySchema.beforeSeed
+                            + PostgresRefundSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
@@ -206,7 +207,8 @@ final class PostgresSeeder: ShopSeeder {
                 try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
             }
         }
-        for statement in PostgresSearchSchema.afterSeed + PostgresSalesSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed {
+        for statement in PostgresSearchSchema.afterSeed + PostgresSalesSummarySchema.afterSeed
+                            + PostgresRefundSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for note in notes {

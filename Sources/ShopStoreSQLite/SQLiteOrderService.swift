@@ -142,9 +142,9 @@ struct SQLiteOrderService: OrderService {
         return recorded
     }
 
-    /// Days and statuses come from `sales_days`, products and customers from their day summaries
-    /// (SalesSummarySchema), unless the filter names a customer or a place; other groupings read
-    /// the orders, or their lines with their products' categories.
+    /// Days and statuses come from `sales_days`, products and customers from their day
+    /// summaries (SalesSummarySchema), unless the filter names a customer or a place; categories
+    /// and coupons read the orders and their lines.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
@@ -155,7 +155,7 @@ struct SQLiteOrderService: OrderService {
         let rank = query.rank == .items ? "6" : "8"
         let tail = grouping == .day || query.top == nil ? "" : " ORDER BY \(rank) DESC, 1 LIMIT \(max(0, query.top ?? 0))"
         return try database.shopRead { db in
-            let (where_, arguments) = fromDays ? Self.daysWhere(query, alias: "s") : try Self.ordersWhere(db, query)
+            let (where_, arguments) = fromDays ? Self.daysWhere(query, alias: "s", countsCancelled: query.countsCancelled) : try Self.ordersWhere(db, query)
             // The currency's minor unit is looked up once per group, not per order.
             let sql = """
                 SELECT g.*, coalesce(c.minor_units, 2) FROM (
@@ -171,8 +171,26 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
+    /// Refunds by day, status, product, category or customer come from their day summaries
+    /// (RefundSummarySchema) unless the filter names a customer or a place; by coupon, or for one
+    /// customer, from the refunds with their orders.
     func refundStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
+        if !query.filter.picksByOrder, let summary = OrderStatsShape.summary(query.grouping.stored, of: .refunds, day: "s.day") {
+            return try database.shopRead { db in
+                let (where_, arguments) = Self.daysWhere(query, alias: "s", of: .refunds, countsCancelled: true)
+                let sql = """
+                    SELECT g.*, coalesce(c.minor_units, 2) FROM (
+                        SELECT \(summary.labels), \(summary.sums) FROM \(summary.from)\(where_) GROUP BY \(summary.group)) g
+                    LEFT JOIN currencies c ON c.code = g.currency
+                    """
+                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    let currency = Currency(code: row[3], minorUnitDigits: row[6])
+                    return OrderStatsRow.refunds(group: row[0], id: row[1], title: row[2],
+                                                 amount: Money(minorUnits: row[4], currency: currency), units: row[5])
+                }
+            }
+        }
         let shape = RefundStatsShape.of(query.grouping.stored, day: "substr(r.created_at, 1, 10)")
         return try database.shopRead { db in
             var conditions: [String] = shape.returnsOnly ? ["r.line_number IS NOT NULL"] : []
@@ -224,12 +242,14 @@ struct SQLiteOrderService: OrderService {
         }
     }
 
-    /// ` WHERE …` over `sales_days` or a day summary (aliased `alias`) for the query's days and status.
-    static func daysWhere(_ query: OrderStatsQuery, alias: String) -> (String, StatementArguments) {
+    /// ` WHERE …` over a day summary of `kind` (aliased `alias`) for the query's days and status,
+    /// without cancelled orders unless `countsCancelled`.
+    static func daysWhere(_ query: OrderStatsQuery, alias: String, of kind: DaySummaries = .sales,
+                          countsCancelled: Bool) -> (String, StatementArguments) {
         let s = alias + "."
-        var conditions = ["\(s)orders > 0"]
+        var conditions = ["\(s)\(kind.count) > 0"]
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if !query.countsCancelled { conditions.append("\(s)status <> 'cancelled'") }
+        if !countsCancelled { conditions.append("\(s)status <> 'cancelled'") }
         if let status = query.filter.status { conditions.append("\(s)status = ?"); arguments.append(status.rawValue) }
         if let since = query.filter.since { conditions.append("\(s)day >= ?"); arguments.append(since) }
         if let until = query.filter.until { conditions.append("\(s)day <= ?"); arguments.append(until) }

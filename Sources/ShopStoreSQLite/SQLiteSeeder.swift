@@ -182,7 +182,7 @@ extension SQLiteStore {
             }
             // The search index and the sales days are built once at the end, not row by row (a
             // million products: 2 s instead of 40).
-            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers {
+            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers {
                 try db.execute(sql: "DROP TRIGGER \(trigger.name)")
             }
             // Every product's stock comes with an opening ledger row, set once for the whole seed
@@ -194,7 +194,8 @@ extension SQLiteStore {
             try seeder.setNote(SQLiteHistoryService.startKey, now)
             try db.execute(sql: Schema.refillSalesDays)
             try db.execute(sql: Schema.refillSalesSummaries)
-            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers { try db.execute(sql: trigger.sql) }
+            try db.execute(sql: Schema.refillRefundSummaries)
+            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")
             for trigger in Schema.searchTriggers { try db.execute(sql: trigger.sql) }
             try SQLiteProductService.refillSearchWords(db)

@@ -13,7 +13,8 @@ enum Schema {
                                  "v6: audit change sets; basket lines' last change", "v7: orders' units; an index for sales reports",
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
                                  "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
-                                 "v14: day summaries per product and customer; basket summaries"]
+                                 "v14: day summaries per product and customer; basket summaries",
+                                 "v15: refund summaries per day, product and customer"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -21,7 +22,8 @@ enum Schema {
     /// The tables a store has (besides GRDB's migration table).
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
-                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers", "basket_summaries"]
+                             "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers", "basket_summaries",
+                             "refund_days", "refund_day_products", "refund_day_customers"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -396,6 +398,12 @@ enum Schema {
             try db.execute(sql: basketSummaryTable)
             try db.execute(sql: refillSalesSummaries)
             for trigger in salesSummaryTriggers { try db.execute(sql: trigger.sql) }
+        }
+        // v15: the refund reports read day summaries too (RefundSummarySchema).
+        register(15) { db in
+            try db.execute(sql: refundSummaryTables)
+            try db.execute(sql: refillRefundSummaries)
+            for trigger in refundSummaryTriggers { try db.execute(sql: trigger.sql) }
         }
         return migrator
     }

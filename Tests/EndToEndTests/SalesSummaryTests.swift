@@ -1,8 +1,10 @@
 // SalesSummaryTests: the product and customer reports, which read the stores' day summaries
 // (issue 40), equal a GROUP BY over the orders and their lines after changes made behind shopsh's
 // back at sqlite3 or psql — statuses moved and days shifted in bulk, quantities changed, an order
-// and its lines inserted and another deleted, a product and a customer deleted. Both stores (the
-// PostgreSQL pass runs it on the server).
+// and its lines inserted and another deleted, a product and a customer deleted; and the refunds
+// of every report, which read the refund summaries, a GROUP BY over the refunds after refunds
+// moved, changed, copied in and deleted with their order. Both stores (the PostgreSQL pass runs
+// it on the server).
 
 import Foundation
 import Testing
@@ -82,5 +84,88 @@ import ShopStoreKit
         }
         await #expect(try report("product", id: "product_id", name: "sku") == expectedProducts)
         await #expect(try report("customer", id: "user_id", name: "customer") == expectedCustomers)
+    }
+
+    @Test func refundsOfEveryReportEqualAGroupByOverTheRefundsAfterChangesBehindShopsh() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products show 1")
+        let shift = { (days: Int) in
+            ShopshSandbox.onPostgres ? "created_at - interval '\(days) days'"
+                : "strftime('%Y-%m-%dT%H:%M:%SZ', created_at, '-\(days) days')"
+        }
+        let copied = "(SELECT min(order_id) FROM order_refunds WHERE line_number IS NOT NULL)"
+        let changes = """
+            PRAGMA foreign_keys = ON;
+            UPDATE order_refunds SET created_at = \(shift(2)) WHERE id % 3 = 0;
+            UPDATE order_refunds SET amount_minor = amount_minor + 7 WHERE id % 4 = 0;
+            UPDATE orders SET status = 'delivered' WHERE status = 'refunded' AND id % 2 = 0;
+            UPDATE orders SET created_at = \(shift(5)) WHERE id IN (SELECT order_id FROM order_refunds) AND id % 5 = 0;
+            DELETE FROM order_refunds WHERE id % 9 = 0;
+            CREATE TEMP TABLE copied_orders AS SELECT * FROM orders WHERE id = \(copied);
+            CREATE TEMP TABLE copied_lines AS SELECT * FROM order_lines WHERE order_id IN (SELECT id FROM copied_orders);
+            CREATE TEMP TABLE copied_refunds AS SELECT * FROM order_refunds WHERE order_id IN (SELECT id FROM copied_orders);
+            UPDATE copied_orders SET id = 900001;
+            UPDATE copied_lines SET order_id = 900001;
+            UPDATE copied_refunds SET order_id = 900001, id = id + 800000;
+            INSERT INTO orders SELECT * FROM copied_orders;
+            INSERT INTO order_lines SELECT * FROM copied_lines;
+            INSERT INTO order_refunds SELECT * FROM copied_refunds;
+            UPDATE copied_orders SET id = 900002;
+            UPDATE copied_lines SET order_id = 900002;
+            UPDATE copied_refunds SET order_id = 900002, id = id + 1000;
+            INSERT INTO orders SELECT * FROM copied_orders;
+            INSERT INTO order_lines SELECT * FROM copied_lines;
+            INSERT INTO order_refunds SELECT * FROM copied_refunds;
+            DELETE FROM orders WHERE id = 900002;
+            UPDATE orders SET customer = 'someone else', user_id = NULL WHERE id = 900001;
+            DELETE FROM products WHERE id = 183;
+            DELETE FROM users WHERE id = 164;
+            """
+        try await sandbox.writeBehindShopsh(sqlite: changes)
+        let check = try await sandbox.writeBehindShopsh(sqlite: """
+            SELECT (SELECT count(*) FROM order_refunds WHERE product_id IS NULL AND line_number IS NOT NULL),
+                   (SELECT count(*) FROM order_refunds r JOIN orders o ON o.id = r.order_id WHERE o.user_id IS NULL),
+                   (SELECT count(*) FROM order_refunds WHERE order_id = 900001)
+            """)
+        let counts = check.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
+        #expect(counts.count == 3 && counts.allSatisfy { $0 > 0 },
+                "refunds lost their product and customer, and the copied order has refunds: \(check)")
+
+        let day = ShopshSandbox.onPostgres ? "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : "substr(r.created_at, 1, 10)"
+        /// A GROUP BY over the refunds with their orders: key → amount given back (minor units).
+        func expected(_ key: String, returnsOnly: Bool = false) async throws -> [String: Int64] {
+            let output = try await sandbox.writeBehindShopsh(sqlite: """
+                SELECT \(key), sum(r.amount_minor) FROM order_refunds r JOIN orders o ON o.id = r.order_id
+                \(returnsOnly ? "WHERE r.line_number IS NOT NULL" : "") GROUP BY 1 HAVING sum(r.amount_minor) > 0
+                """)
+            var rows: [String: Int64] = [:]
+            for line in output.split(separator: "\n") {
+                let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+                if fields.count == 2, let amount = Int64(fields[1]) { rows[String(fields[0])] = amount }
+            }
+            return rows
+        }
+        /// shopsh's report's refunds, keyed like the GROUP BY (`id`'s value, else "`label` name").
+        func report(_ grouping: String, id: String?, name: String, label: String) async throws -> [String: Int64] {
+            let objects = try await #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
+            var rows: [String: Int64] = [:]
+            for object in objects {
+                guard let refunds = Self.cents(object["refunds"]), refunds > 0 else { continue }
+                let key = id.flatMap { object[$0] as? Int }.map(String.init) ?? "\(label)\(object[name] as? String ?? "")"
+                rows[key] = refunds
+            }
+            return rows
+        }
+        let byProduct = try await expected("CASE WHEN r.product_id IS NULL THEN 'sku ' || r.sku ELSE CAST(r.product_id AS TEXT) END",
+                                           returnsOnly: true)
+        #expect(byProduct.count > 20 && byProduct.keys.contains { $0.hasPrefix("sku ") })
+        await #expect(try report("product", id: "product_id", name: "sku", label: "sku ") == byProduct)
+        let byCustomer = try await expected("CASE WHEN o.user_id IS NULL THEN 'name ' || o.customer ELSE CAST(o.user_id AS TEXT) END")
+        #expect(byCustomer.keys.contains { $0.hasPrefix("name ") } && byCustomer.keys.contains("name someone else"))
+        await #expect(try report("customer", id: "user_id", name: "customer", label: "name ") == byCustomer)
+        await #expect(try report("status", id: nil, name: "status", label: "") == expected("o.status"))
+        await #expect(try report("day", id: nil, name: "day", label: "") == expected(day))
+        await #expect(try report("category", id: nil, name: "category", label: "")
+                      == expected("coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')", returnsOnly: true))
     }
 }

@@ -19,7 +19,7 @@ extension StoreContract {
             Case("sales reports per period, status, category, product and customer", orderStats),
             Case("the sales days follow status changes and filters", salesDaysFollowChanges),
             Case("report sums at the limits of ShopCore's ranges equal a Decimal recomputation", reportSumsAtLimits),
-            Case("the product and customer summaries equal a recount of the orders after random changes", summariesEqualARecount),
+            Case("the product, customer and refund summaries equal a recount of the orders after random changes", summariesEqualARecount),
         ])
     }
 
@@ -303,9 +303,10 @@ extension StoreContract {
     }
 
     /// The products' and customers' figures a store keeps (its day summaries) equal a recount of
-    /// the orders and their lines, read back through the service, after random checkouts, status
-    /// moves and cancels, returns, a product and a user deleted, for the whole history, a window of
-    /// days and one status.
+    /// the orders and their lines, and its refund figures (the refund summaries) a recount of the
+    /// orders' refunds, read back through the service, after random checkouts, status moves and
+    /// cancels, returns, goodwill refunds, a product and a user deleted, for the whole history, a
+    /// window of days and one status.
     static func summariesEqualARecount(_ shop: ShopServices) async throws {
         var random = SplitMix64(seed: 40)
         for index in 0..<6 {
@@ -326,10 +327,24 @@ extension StoreContract {
                 if let next = order.status.allowedNext.randomElement(using: &random) { _ = try await shop.orders.setOrderStatus(id, next) }
             case 7:
                 guard let id = orders.randomElement(using: &random) else { continue }
+                if try await shop.orders.order(id).status == .placed { _ = try await shop.orders.setOrderStatus(id, .paid) }
                 let order = try await shop.orders.order(id)
-                guard [.paid, .shipped, .delivered].contains(order.status), let line = order.lines.first(where: { $0.quantity > $0.returned }) else { continue }
-                _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: line.sku, quantity: 1, restock: true, reason: "step \(step)"))
+                guard order.status.takesRefunds else { continue }
+                if Bool.random(using: &random), order.refunded.minorUnits + 3 <= order.discountedTotal.minorUnits {
+                    _ = try await shop.orders.refund(id, amount: ContractData.usd(3), reason: "goodwill \(step)")
+                } else if let line = order.lines.first(where: { $0.quantity > $0.returned }) {
+                    _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: line.sku, quantity: 1, restock: true, reason: "step \(step)"))
+                }
             case 8 where step > 20 && !deletedProduct:
+                // One of its units comes back first, so that a deleted product's return is counted.
+                for id in orders {
+                    let order = try await shop.orders.order(id)
+                    guard [.placed, .paid, .shipped, .delivered].contains(order.status),
+                          order.lines.contains(where: { $0.sku == "S-2" && $0.quantity > $0.returned }) else { continue }
+                    if order.status == .placed { _ = try await shop.orders.setOrderStatus(id, .paid) }
+                    _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: "S-2", quantity: 1, restock: false, reason: "before it goes"))
+                    break
+                }
                 _ = try await shop.products.deleteProduct("S-2")
                 deletedProduct = true
             case 9 where step > 30 && !deletedUser:
@@ -388,6 +403,50 @@ extension StoreContract {
                 #expect(try await stored(grouping, filter) == recount(grouping, filter), "\(grouping) \(filter)")
             }
         }
+        /// The refunds' recount: `grouping`'s amount and units of the refunds `filter` picks (by the
+        /// refund's day and the order's status), as the store keys them.
+        func refundRecount(_ grouping: OrderStatsGrouping, _ filter: OrderFilter) -> [String: [Int64]] {
+            var rows: [String: [Int64]] = [:]
+            for order in all where filter.status.map({ order.status == $0 }) ?? true {
+                for refund in order.refunds {
+                    let day = String(refund.createdAt.prefix(10))
+                    if let since = filter.since, day < since { continue }
+                    if let until = filter.until, day > until { continue }
+                    let key: String
+                    switch grouping {
+                    case .customer: key = order.userID.map { "id \($0)" } ?? order.customer
+                    case .status: key = order.status.rawValue
+                    case .product where refund.lineNumber != nil: key = refund.productID.map { "id \($0)" } ?? refund.sku ?? ""
+                    case .category where refund.lineNumber != nil: key = products.first { $0.id == refund.productID }?.category ?? ""
+                    case .day: key = day
+                    default: continue
+                    }
+                    let row = rows[key] ?? [0, 0]
+                    rows[key] = [row[0] + refund.amount.minorUnits, row[1] + Int64(refund.quantity)]
+                }
+            }
+            return rows
+        }
+        /// The store's refund figures, keyed as the recount is.
+        func storedRefunds(_ grouping: OrderStatsGrouping, _ filter: OrderFilter) async throws -> [String: [Int64]] {
+            var rows: [String: [Int64]] = [:]
+            for row in try await shop.orders.refundStats(OrderStatsQuery(grouping: grouping, filter: filter)) {
+                let key = row.id.map { "id \($0)" } ?? row.group ?? ""
+                let sum = rows[key] ?? [0, 0]
+                rows[key] = [sum[0] + row.refunds.minorUnits, sum[1] - row.items]
+            }
+            return rows
+        }
+        let refundDays = Set(all.flatMap { $0.refunds.map { String($0.createdAt.prefix(10)) } }).sorted()
+        for grouping in [OrderStatsGrouping.day, .status, .product, .category, .customer] {
+            for filter in [OrderFilter(), OrderFilter(since: refundDays.last, until: refundDays.last), OrderFilter(status: .refunded),
+                           OrderFilter(status: .delivered)] {
+                #expect(try await storedRefunds(grouping, filter) == refundRecount(grouping, filter), "refunds by \(grouping) \(filter)")
+            }
+        }
+        let refunds = all.flatMap(\.refunds)
+        #expect(refunds.contains { $0.lineNumber == nil } && refunds.contains { $0.lineNumber != nil && $0.productID == nil },
+                "the random changes took in goodwill refunds and a deleted product's returns")
         #expect(deletedProduct && deletedUser && orders.count > 10, "the random changes took in a deleted product and user")
     }
 }

@@ -1,0 +1,113 @@
+// RefundSummarySQL: what the refund reports read instead of every refund joined to its order (issue
+// 40) — the summaries' tables, keys and figures, and the statements that count refunds into and
+// out of them, written once for both stores (SQLite's triggers, PostgreSQL's statement triggers).
+//
+// - `refund_days`: each day's refunds per currency and order status (days, weeks, months, statuses);
+// - `refund_day_products`: the same per returned product, as the refund named it (0 once the
+//   product was deleted) — returns only, a goodwill refund has no product (products, categories);
+// - `refund_day_customers`: the same per customer of the order (0 once the user was deleted).
+//
+// A refund counts under the day it was given and its order's *current* currency, status and
+// customer: a change of those moves the order's refunds. Rows are never deleted; one whose
+// `refunds` fell to 0 is read as absent.
+
+/// One refund summary: its table, what keys a row, and whether it holds returns only.
+public struct RefundSummaryTable: Sendable {
+    public let name: String
+    /// The key's columns and their values over a refund `r` and its order `o` (`day` stands for
+    /// the dialect's day of `r.created_at`).
+    public let key: [(column: String, value: String)]
+    /// Only returns count (a goodwill refund names no product).
+    public let returnsOnly: Bool
+    /// The row keeps the title the order line had (for a product deleted since).
+    public let keepsTitle: Bool
+}
+
+/// The refund summaries as SQL both stores run (constant SQL, never values).
+public struct RefundSummarySQL: Sendable {
+    /// The dialect's `DATE`-like day of `r.created_at`.
+    public let day: String
+    /// A sum as the dialect keeps it in 64 bits (PostgreSQL: cast back to bigint).
+    public let sum: @Sendable (String) -> String
+    /// The dialect's larger of two texts (`max` in SQLite, `GREATEST` in PostgreSQL).
+    public let larger: String
+
+    public init(day: String, sum: @escaping @Sendable (String) -> String = { "sum(\($0))" }, larger: String) {
+        self.day = day
+        self.sum = sum
+        self.larger = larger
+    }
+
+    /// The three summaries.
+    public static let tables: [RefundSummaryTable] = [
+        RefundSummaryTable(name: "refund_days", key: [("day", "day"), ("currency", "o.currency"), ("status", "o.status")],
+                           returnsOnly: false, keepsTitle: false),
+        RefundSummaryTable(name: "refund_day_products",
+                           key: [("day", "day"), ("currency", "o.currency"), ("status", "o.status"),
+                                 ("product_id", "coalesce(r.product_id, 0)"), ("sku", "coalesce(r.sku, '')")],
+                           returnsOnly: true, keepsTitle: true),
+        RefundSummaryTable(name: "refund_day_customers",
+                           key: [("day", "day"), ("currency", "o.currency"), ("status", "o.status"),
+                                 ("user_id", "coalesce(o.user_id, 0)"), ("customer", "o.customer")],
+                           returnsOnly: false, keepsTitle: false),
+    ]
+
+    /// The figures a row adds up: refunds, units returned and the amount given back.
+    public static let figures = ["refunds", "units", "amount"]
+
+    /// The refunds' columns whose change moves a refund between summary rows.
+    public static let refundColumns = ["order_id", "line_number", "product_id", "sku", "quantity", "amount_minor", "created_at"]
+    /// The orders' columns whose change moves their refunds between summary rows.
+    public static let orderColumns = ["currency", "status", "user_id", "customer"]
+
+    /// `table`'s rows of the refunds `from` binds (`r`, its order `o` and, for titles, its line
+    /// `l`; a `FROM …`) that `condition` keeps, grouped by the key: the key, the figures and
+    /// the title, named `c0`, `c1`, … in that order.
+    public func grouped(_ table: RefundSummaryTable, from: String, where condition: String? = nil) -> String {
+        let key = table.key.map { $0.value == "day" ? day : $0.value }
+        let figures = ["count(*)", sum("r.quantity"), sum("r.amount_minor")]
+        let title = table.keepsTitle ? ["coalesce(max(l.title), '')"] : []
+        let columns = (key + figures + title).enumerated().map { "\($0.element) AS c\($0.offset)" }
+        let conditions = [condition, table.returnsOnly ? "r.line_number IS NOT NULL" : nil].compactMap { $0 }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return "SELECT \(columns.joined(separator: ", ")) \(from)\(filter) GROUP BY \((1...key.count).map(String.init).joined(separator: ", "))"
+    }
+
+    /// The refunds `from` binds and `condition` keeps counted into (`sign` 1) or out of (-1) every
+    /// summary, in key order (so two statements never lock two rows in opposite orders). Targets
+    /// are named, not aliased: SQLite's triggers take no alias there.
+    public func count(from: String, where condition: String? = nil, sign: Int) -> [String] {
+        Self.tables.map { table in
+            let keys = table.key.map(\.column)
+            let columns = keys + Self.figures + (table.keepsTitle ? ["title"] : [])
+            let order = (1...keys.count).map(String.init).joined(separator: ", ")
+            if sign > 0 {
+                let updates = Self.figures.map { "\($0) = \(table.name).\($0) + excluded.\($0)" }
+                    + (table.keepsTitle ? ["title = \(larger)(\(table.name).title, excluded.title)"] : [])
+                return """
+                    INSERT INTO \(table.name) (\(columns.joined(separator: ", ")))
+                    SELECT * FROM (\(grouped(table, from: from, where: condition))) g WHERE true ORDER BY \(order)
+                    ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))
+                    """
+            }
+            let updates = Self.figures.enumerated().map { "\($0.element) = \(table.name).\($0.element) - c.c\(keys.count + $0.offset)" }
+            return """
+                UPDATE \(table.name) SET \(updates.joined(separator: ", "))
+                FROM (\(grouped(table, from: from, where: condition)) ORDER BY \(order)) c
+                WHERE \(keys.enumerated().map { "\(table.name).\($0.element) = c.c\($0.offset)" }.joined(separator: " AND "))
+                """
+        }
+    }
+
+    /// Every summary emptied and counted again from the refunds (a migration, after a seed).
+    public var refill: [String] {
+        ["DELETE FROM refund_days", "DELETE FROM refund_day_products", "DELETE FROM refund_day_customers"]
+            + count(from: Self.allRefunds, sign: 1)
+    }
+
+    /// `FROM …` of every refund with its order and line.
+    public static let allRefunds = """
+        FROM order_refunds r JOIN orders o ON o.id = r.order_id
+        LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number
+        """
+}
