@@ -189,6 +189,10 @@ struct PostgresOrderService: OrderService {
                   AND (\(parts.status)::text IS NULL OR o.status = \(parts.status))
                   AND (\(parts.since)::timestamptz IS NULL OR r.created_at >= \(parts.since)::timestamptz)
                   AND (\(parts.before)::timestamptz IS NULL OR r.created_at < \(parts.before)::timestamptz)
+                  AND (\(parts.country)::text IS NULL
+                       OR o.id IN (SELECT order_id FROM \(unescaped: parts.addresses) WHERE country = \(parts.country)))
+                  AND (\(parts.city)::text IS NULL
+                       OR o.id IN (SELECT order_id FROM \(unescaped: parts.addresses) WHERE lower(city) = lower(\(parts.city))))
                   AND (NOT \(shape.returnsOnly) OR r.line_number IS NOT NULL)
                 GROUP BY \(unescaped: shape.group), o.currency
                 """

@@ -196,8 +196,10 @@ struct SQLiteOrderService: OrderService {
             var conditions: [String] = shape.returnsOnly ? ["r.line_number IS NOT NULL"] : []
             var arguments: [any DatabaseValueConvertible] = []
             var userArguments = StatementArguments()
-            if let reference = query.filter.user {
-                let (clause, values) = try Self.whereClause(db, OrderFilter(user: reference))
+            // The orders' own filters (their customer, where they go); the days are the refunds'.
+            let filter = query.filter
+            if filter.picksByOrder {
+                let (clause, values) = try Self.whereClause(db, OrderFilter(user: filter.user, country: filter.country, city: filter.city))
                 conditions.append(String(clause.dropFirst(" WHERE ".count)))
                 userArguments = values
             }

@@ -168,4 +168,39 @@ import ShopStoreKit
         await #expect(try report("category", id: nil, name: "category", label: "")
                       == expected("coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')", returnsOnly: true))
     }
+
+    /// A report of the orders going to one country or city takes away their refunds only.
+    @Test func aReportByWhereOrdersGoCountsTheirRefundsOnly() async throws {
+        let sandbox = try await ShopshSandbox()
+        _ = try await sandbox.ok("products show 1")
+        try await sandbox.writeBehindShopsh(sqlite: """
+            UPDATE order_addresses SET country = 'DE' WHERE order_id IN (SELECT order_id FROM order_refunds WHERE id % 2 = 0);
+            UPDATE order_addresses SET city = 'Zwickau' WHERE order_id IN (SELECT order_id FROM order_refunds WHERE id % 4 = 0);
+            """)
+        func expected(_ place: String) async throws -> [String: Int64] {
+            let output = try await sandbox.writeBehindShopsh(sqlite: """
+                SELECT o.status, sum(r.amount_minor) FROM order_refunds r JOIN orders o ON o.id = r.order_id
+                WHERE o.id IN (SELECT order_id FROM order_addresses WHERE \(place)) GROUP BY 1 HAVING sum(r.amount_minor) > 0
+                """)
+            var rows: [String: Int64] = [:]
+            for line in output.split(separator: "\n") {
+                let fields = line.split(separator: "|")
+                if fields.count == 2, let amount = Int64(fields[1]) { rows[String(fields[0])] = amount }
+            }
+            return rows
+        }
+        func report(_ filter: String) async throws -> [String: Int64] {
+            let objects = try await #require(try sandbox.json("orders stats --by status \(filter) -o json") as? [[String: Any]])
+            var rows: [String: Int64] = [:]
+            for object in objects {
+                if let status = object["status"] as? String, let refunds = Self.cents(object["refunds"]), refunds > 0 { rows[status] = refunds }
+            }
+            return rows
+        }
+        let germany = try await expected("country = 'DE'")
+        #expect(!germany.isEmpty)
+        await #expect(try report("--country DE") == germany)
+        await #expect(try report("--city zwickau") == expected("lower(city) = 'zwickau'"))
+        await #expect(try report("--country FR").isEmpty)
+    }
 }
