@@ -5,14 +5,25 @@ import Foundation
 import ShopCore
 
 extension AuditFields {
-    /// The fields as one compact JSON object with sorted keys.
+    /// The fields as one compact JSON object with sorted keys (a name given twice: its first
+    /// value). Written directly: a bulk change writes 100,000 of these, and Foundation's encoder
+    /// was a tenth of its time.
     public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var object: [String: StoredAuditValue] = [:]
-        for name in fieldNames where object[name] == nil { object[name] = self[name].map(StoredAuditValue.init) }
-        guard let data = try? encoder.encode(object) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        var seen: Set<String> = []
+        let names = fieldNames.filter { seen.insert($0).inserted }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var out = "{"
+        for (index, name) in names.enumerated() {
+            if index > 0 { out += "," }
+            out += JSONValue.quoted(name) + ":"
+            switch self[name] ?? .null {
+            case .null: out += "null"
+            case .integer(let number): out += String(number)
+            case .text(let text): out += JSONValue.quoted(text)
+            case .bool(let flag): out += flag ? "true" : "false"
+            case .list(let items): out += "[" + items.map(JSONValue.quoted).joined(separator: ",") + "]"
+            }
+        }
+        return out + "}"
     }
 
     /// Reads what `jsonText` wrote; nil for anything that is not a JSON object of such values.
@@ -22,8 +33,8 @@ extension AuditFields {
     }
 }
 
-/// An `AuditValue` as JSON: null, a boolean, a whole number, text, or a list of texts.
-private struct StoredAuditValue: Codable {
+/// An `AuditValue` read from JSON: null, a boolean, a whole number, text, or a list of texts.
+private struct StoredAuditValue: Decodable {
     var value: AuditValue
 
     init(_ value: AuditValue) {
@@ -45,14 +56,4 @@ private struct StoredAuditValue: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch value {
-        case .null: try container.encodeNil()
-        case .integer(let number): try container.encode(number)
-        case .text(let text): try container.encode(text)
-        case .bool(let flag): try container.encode(flag)
-        case .list(let items): try container.encode(items)
-        }
-    }
 }

@@ -61,8 +61,10 @@ extension OrderStatsShape {
             return OrderStatsShape(labels: "\(key), \(noID), \(noTitle), s.currency", sums: sums, from: "\(kind.days) s",
                                    group: "\(key), s.currency")
         case .product:
-            return OrderStatsShape(labels: "coalesce(max(p.sku), max(s.sku)), nullif(s.product_id, 0), coalesce(max(p.title), max(s.title)), s.currency",
-                                   sums: sums, from: products, group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
+            // The product's SKU and title as they are now, looked up once a group, not joined to each row.
+            let current = { (column: String) in "coalesce((SELECT p.\(column) FROM products p WHERE p.id = s.product_id), max(s.\(column)))" }
+            return OrderStatsShape(labels: "\(current("sku")), nullif(s.product_id, 0), \(current("title")), s.currency",
+                                   sums: sums, from: "\(kind.products) s", group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
         case .category:
             guard kind.answersCategories else { return nil }
             return OrderStatsShape(labels: "p.category, \(noID), \(noTitle), s.currency", sums: sums, from: products,

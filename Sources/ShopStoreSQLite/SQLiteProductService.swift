@@ -271,10 +271,14 @@ struct SQLiteProductService: ProductService {
     /// and each change audited.
     static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String,
                             audit: (AuditChange) throws -> Void) throws {
+        // Descriptions, tags and details only when a plan changes some: left empty before and
+        // after, the audit finds them unchanged and leaves them out, as it does when read.
+        let long = plans.contains { $0.changes.description != nil || $0.changes.details != nil }
+        let read = ProductColumns.list(for: ProductFilter(withLongFields: long, withReviewSummary: false))
         func products(_ ids: [Int64]) throws -> [Int64: Product] {
             let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
             var found: [Int64: Product] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM products WHERE id IN (SELECT value FROM json_each(?))",
+            for row in try Row.fetchAll(db, sql: "SELECT \(read) FROM products WHERE id IN (SELECT value FROM json_each(?))",
                                         arguments: [list]) {
                 let product = product(row)
                 found[product.id] = product

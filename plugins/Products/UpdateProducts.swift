@@ -122,6 +122,11 @@ struct BulkProductChange {
     func run(in context: CommandContext) async throws {
         let services = context.services.products
         var picked: [Product] = []
+        // Descriptions, tags and details are read only for an edit that changes some (a plan
+        // compares only the fields it changes); review summaries never.
+        var filter = filter
+        filter.withLongFields = edit.description != nil || edit.details != ProductDetailEdit()
+        filter.withReviewSummary = false
         try await services.listProducts(filter, page: Page(sort: [SortKey(field: "id")])) { picked.append($0) }
         if edit.sku != nil, picked.count > 1 {
             throw ShopError.invalidInput("--sku sets one product's SKU; this selection picks \(picked.count) products")
