@@ -91,17 +91,7 @@ package enum PostgresRefundSummarySchema {
         all += PostgresServerRules.triggerFunction("shopsh_refunds_orders_updated",
                                                    summaries.count(from: refunds("order_refunds", of: movedOrders("o")), sign: -1)
                                                    + summaries.count(from: refunds("order_refunds", of: movedOrders("n")), sign: 1))
-        all.append(PostgresServerRules.inThisSchema("""
-            CREATE FUNCTION shopsh_refunds_order_go() RETURNS trigger
-            LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-            BEGIN
-            -- Their statement trigger counts them out under the order, which is still there.
-            DELETE FROM order_refunds WHERE order_id = OLD.id;
-            RETURN OLD;
-            END
-            $body$
-            """))
-        all.append("REVOKE ALL ON FUNCTION shopsh_refunds_order_go() FROM PUBLIC")
+        all += PostgresServerRules.deletesBeforeTheOrder("shopsh_refunds_order_go", table: "order_refunds")
         all += [
             "CREATE TRIGGER order_refunds_summary_insert AFTER INSERT ON order_refunds REFERENCING NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refunds_inserted()",
             "CREATE TRIGGER order_refunds_summary_update AFTER UPDATE ON order_refunds REFERENCING OLD TABLE AS old_refunds NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refunds_updated()",

@@ -154,17 +154,7 @@ package enum PostgresSalesSummarySchema {
                                                        countLines(movedLines("n"), of: "orders", sign: "+")])
         all += PostgresServerRules.triggerFunction("shopsh_sales_lines_deleted", [countLines("old_lines", of: "orders", sign: "-")])
         // An order's lines, counted out while the order is still there to say under which day.
-        all.append(PostgresServerRules.inThisSchema("""
-            CREATE FUNCTION shopsh_sales_order_lines_go() RETURNS trigger
-            LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-            BEGIN
-            -- Their statement trigger counts them out under the order, which is still there.
-            DELETE FROM order_lines WHERE order_id = OLD.id;
-            RETURN OLD;
-            END
-            $body$
-            """))
-        all.append("REVOKE ALL ON FUNCTION shopsh_sales_order_lines_go() FROM PUBLIC")
+        all += PostgresServerRules.deletesBeforeTheOrder("shopsh_sales_order_lines_go", table: "order_lines")
         all += [
             "CREATE TRIGGER orders_sales_insert AFTER INSERT ON orders REFERENCING NEW TABLE AS new_orders FOR EACH STATEMENT EXECUTE FUNCTION shopsh_sales_orders_inserted()",
             "CREATE TRIGGER orders_sales_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_orders NEW TABLE AS new_orders FOR EACH STATEMENT EXECUTE FUNCTION shopsh_sales_orders_updated()",

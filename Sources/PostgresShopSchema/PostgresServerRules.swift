@@ -61,6 +61,25 @@ package enum PostgresServerRules {
         ]
     }
 
+    /// A row trigger's function that deletes an order's rows of `table` before the order goes, so
+    /// that their statement trigger counts them out of a summary while the order is still there to
+    /// say under what (the foreign key's cascade would come after it).
+    static func deletesBeforeTheOrder(_ name: String, table: String) -> [String] {
+        [
+            inThisSchema("""
+                CREATE FUNCTION \(name)() RETURNS trigger
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+                BEGIN
+                -- Their statement trigger counts them out under the order, which is still there.
+                DELETE FROM \(table) WHERE order_id = OLD.id;
+                RETURN OLD;
+                END
+                $body$
+                """),
+            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
+        ]
+    }
+
     package static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN

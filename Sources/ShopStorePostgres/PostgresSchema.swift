@@ -180,6 +180,8 @@ enum PostgresSchema {
         PostgresMigration(version: 20, name: "v20: every role reads the day and basket summaries", statements: []),
         PostgresMigration(version: 21, name: "v21: refund summaries per day, product and customer",
                           statements: PostgresRefundSummarySchema.statements),
+        PostgresMigration(version: 22, name: "v22: the audit trigger skips rows an UPDATE left as they were",
+                          statements: PostgresAuditUnchangedSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

@@ -7,6 +7,7 @@ import ShopCore
 import ShopStoreKit
 import ShopStoreSQLite
 import Testing
+import TestSupport
 @testable import ShopStorePostgres
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
@@ -169,5 +170,29 @@ struct PostgresAuditTests {
         await #expect(throws: ShopError.self) { _ = try await committed.services.baskets.checkout("emilys") }
         try await committed.end(commit: true)
         #expect(try await count() == "1")
+    }
+
+    /// An UPDATE at psql that leaves rows as they were but for `updated_at` (or sets a column to its
+    /// own value) records nothing; one that changes some rows records exactly those (migration 22
+    /// leaves the unchanged ones out before the per-row audit function).
+    @Test func anUpdateAtPsqlRecordsOnlyTheRowsItChanged() async throws {
+        let url = try PostgresTestServer.connectionURL()
+        let schema = try await PostgresTestServer.makeSchema()
+        let store = try await PostgresStore.open(url, searchPath: schema)
+        let demo = try DemoShopData.load()
+        _ = try await store.seed { seeder in try demo.write(into: seeder, history: true) }
+        let server = try #require(PostgresTestServer.url)
+        let psql = { (sql: String) in try CommandLineClient.psql(server, schema: schema, sql) }
+        let count = { try Int(psql("SELECT count(*) FROM audit_log")) ?? -1 }
+        let before = try count()
+        _ = try psql("UPDATE orders SET updated_at = updated_at + interval '1 second'")
+        _ = try psql("UPDATE products SET title = title, updated_at = now()")
+        #expect(try count() == before, "nothing changed but the times: no audit rows")
+        let placed = try psql("SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM orders WHERE status = 'placed' ORDER BY id LIMIT 3) o")
+        #expect(placed.split(separator: ",").count == 3)
+        _ = try psql("UPDATE orders SET status = 'paid', updated_at = now() WHERE id IN (\(placed))")
+        let rows = try psql("SELECT entity || ' ' || entity_id || ' ' || (before ->> 'status') || '>' || (after ->> 'status') FROM audit_log ORDER BY id OFFSET \(before)")
+        #expect(rows.split(separator: "\n").map(String.init) == placed.split(separator: ",").map { "order \($0) placed>paid" })
+        store.close()
     }
 }
