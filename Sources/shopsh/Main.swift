@@ -231,7 +231,7 @@ enum Main {
 
     /// The commands, for `shopsh --help` (the prompt's `help` lists them the same way).
     static func commandList() -> String {
-        let rows = allPlugins.map { ($0.name, $0.summary) } + BuiltinCommands.all.map { ($0._commandName, $0.configuration.abstract) }
+        let rows = allPlugins.map { ($0.name, $0.summary) } + BuiltinCommands.all.map { ($0.shellName, $0.configuration.abstract) }
         let width = rows.map(\.0.count).max() ?? 0
         return "\n\nCOMMANDS:\n" + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
             + "\n\n  Type shopsh help COMMAND, or help COMMAND at the prompt, for a command's options."

@@ -44,10 +44,10 @@ struct ManualPage {
             }
             return found
         }
-        let initOptions = try subcommand(named: InitMode._commandName)
-        let rolesOptions = try subcommand(named: RolesMode._commandName)
+        let initOptions = try subcommand(named: InitMode.shellName)
+        let rolesOptions = try subcommand(named: RolesMode.shellName)
         let plugins = try allPlugins.map { try subcommand(named: $0.name) }
-        let builtins = try BuiltinCommands.all.map { try subcommand(named: $0._commandName) }
+        let builtins = try BuiltinCommands.all.map { try subcommand(named: $0.shellName) }
         let version = GlobalOptions.configuration.version.isEmpty ? "" : " " + GlobalOptions.configuration.version
 
         sharedGroups = ManualText.sharedGroupTitles.map { title in

@@ -77,7 +77,7 @@ enum ManualToolInfoError: Error {
 extension CommandInfo {
     /// The dump of `command` and its whole subtree, for the manual.
     static func manual(_ command: any ParsableCommand.Type) throws -> CommandInfo {
-        guard let info = CommandInfo.load(command) else { throw ManualToolInfoError.noDump(command._commandName) }
+        guard let info = CommandInfo.load(command) else { throw ManualToolInfoError.noDump(command.shellName) }
         return info
     }
 }

@@ -34,7 +34,7 @@ struct ShopshCommand: ParsableCommand {
     /// nil when the arguments name none: they are options and commands for the shell.
     static func runMode(_ arguments: [String], environment: [String: String]) -> Int32? {
         guard let first = arguments.first,
-              modes.contains(where: { $0._commandName == first }) || generatorFlags.contains(where: first.hasPrefix) else {
+              modes.contains(where: { $0.shellName == first }) || generatorFlags.contains(where: first.hasPrefix) else {
             return nil
         }
         do {

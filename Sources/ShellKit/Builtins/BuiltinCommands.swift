@@ -26,7 +26,7 @@ struct HelpCommand: ShellCommand {
         guard let name = words.first else {
             var text = "Commands:\n"
             let rows = host.plugins.map { ($0.name, $0.summary) }
-                + host.builtins.map { ($0._commandName, $0.configuration.abstract) }
+                + host.builtins.map { ($0.shellName, $0.configuration.abstract) }
             let width = rows.map(\.0.count).max() ?? 0
             for (name, summary) in rows {
                 text += "  " + name + String(repeating: " ", count: width - name.count + 2) + summary + "\n"
@@ -58,7 +58,7 @@ struct HelpCommand: ShellCommand {
             return
         }
         guard let root = host.plugins.first(where: { $0.name == name })?.command
-                ?? host.builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) else {
+                ?? host.builtins.first(where: { $0.shellName == name || $0.configuration.aliases.contains(name) }) else {
             guard let plugin = host.externalPlugin(named: name) else {
                 throw ShopError.usage("no help for \"\(name)\": unknown command; type help for the list")
             }
@@ -72,7 +72,7 @@ struct HelpCommand: ShellCommand {
         }
         var target: any ParsableCommand.Type = root
         for word in words.dropFirst() {
-            guard let sub = target.configuration.subcommands.first(where: { $0._commandName == word }) else {
+            guard let sub = target.configuration.subcommands.first(where: { $0.shellName == word }) else {
                 throw ShopError.usage("\"\(name)\" has no subcommand \"\(word)\"")
             }
             target = sub
@@ -129,7 +129,7 @@ struct PluginsCommand: ShellCommand {
                                options: output, page: Page(), emptyNote: "no plugins") { emit in
             for plugin in context.host.plugins {
                 try emit([.text(plugin.name), .text("built-in"), .null, .text(plugin.summary),
-                          .list(plugin.command.configuration.subcommands.map { $0._commandName }), .null, .null, .text("ok")])
+                          .list(plugin.command.configuration.subcommands.map { $0.shellName }), .null, .null, .text("ok")])
             }
             for plugin in external {
                 let description = plugin.description

@@ -79,7 +79,7 @@ public struct CommandInfo: Decodable, Sendable {
         }
         guard let command = try? JSONDecoder().decode(ToolInfo.self, from: Data(json.utf8)).command else { return nil }
         // The dump is of the command named, or (older argument-parser versions) of the root.
-        return command.commandName == (path.last ?? root._commandName) && command.superCommands.count == path.count
+        return command.commandName == (path.last ?? root.shellName) && command.superCommands.count == path.count
             ? command : command.descendant(path)
     }
 }

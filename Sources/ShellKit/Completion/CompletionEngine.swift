@@ -41,7 +41,7 @@ public struct CompletionEngine: Sendable {
                 currentCustomer: @escaping @Sendable () -> String? = { nil }) {
         self.init(commands: plugins.map { ($0.name, $0.command) }
                     + BuiltinCommands.all.flatMap { builtin in
-                        ([builtin._commandName] + builtin.configuration.aliases).map { ($0, builtin as any ParsableCommand.Type) }
+                        ([builtin.shellName] + builtin.configuration.aliases).map { ($0, builtin as any ParsableCommand.Type) }
                     },
                   source: source, currentCustomer: currentCustomer)
     }
@@ -93,12 +93,12 @@ public struct CompletionEngine: Sendable {
         var path: [String] = []
         var rest = Array(words.dropFirst())
         while let word = rest.first,
-              let sub = current.configuration.subcommands.first(where: { $0._commandName == word }) {
+              let sub = current.configuration.subcommands.first(where: { $0.shellName == word }) {
             current = sub
             path.append(word)
             rest.removeFirst()
         }
-        let subcommands = current.configuration.subcommands.map { $0._commandName }
+        let subcommands = current.configuration.subcommands.map { $0.shellName }
         if !subcommands.isEmpty {
             return rest.isEmpty && !prefix.hasPrefix("-") ? plain(subcommands, prefix: prefix) : []
         }

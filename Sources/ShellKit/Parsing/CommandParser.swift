@@ -60,7 +60,7 @@ final class CommandParser: Sendable {
     /// The plugin or built-in a first word names.
     func commandType(named name: String) -> (any ParsableCommand.Type)? {
         if let plugin = plugins.first(where: { $0.name == name }) { return plugin.command }
-        if let builtin = builtins.first(where: { $0._commandName == name || $0.configuration.aliases.contains(name) }) {
+        if let builtin = builtins.first(where: { $0.shellName == name || $0.configuration.aliases.contains(name) }) {
             return builtin
         }
         return nil
@@ -68,7 +68,7 @@ final class CommandParser: Sendable {
 
     /// All command names the operator can type first.
     var commandNames: [String] {
-        plugins.map(\.name) + builtins.flatMap { [$0._commandName] + $0.configuration.aliases }
+        plugins.map(\.name) + builtins.flatMap { [$0.shellName] + $0.configuration.aliases }
     }
 
     func suggestion(for name: String) -> String {
@@ -80,7 +80,7 @@ final class CommandParser: Sendable {
     func commandPath(of root: any ParsableCommand.Type, _ arguments: [String]) -> [any ParsableCommand.Type] {
         var path: [any ParsableCommand.Type] = [root]
         for word in arguments {
-            guard let sub = path.last?.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            guard let sub = path.last?.configuration.subcommands.first(where: { $0.shellName == word }) else { break }
             path.append(sub)
         }
         return path
@@ -98,7 +98,7 @@ final class CommandParser: Sendable {
             return try root.parseAsRoot(arguments)
         }
         guard let templates else { return try leaf.parseAsRoot(Array(arguments.dropFirst(path.count - 1))) }
-        return try templates.parse(leaf, root: root, path: path.dropFirst().map { $0._commandName },
+        return try templates.parse(leaf, root: root, path: path.dropFirst().map { $0.shellName },
                                    Array(arguments.dropFirst(path.count - 1)))
     }
 
@@ -115,6 +115,6 @@ final class CommandParser: Sendable {
 
     /// `products list` for `["list", "--x"]` under products: where to find help.
     func helpPath(root: any ParsableCommand.Type, arguments: [String]) -> String {
-        commandPath(of: root, arguments).map { $0._commandName }.joined(separator: " ")
+        commandPath(of: root, arguments).map { $0.shellName }.joined(separator: " ")
     }
 }

@@ -28,8 +28,8 @@ public final class CommandContext: @unchecked Sendable {
     /// Computed when asked (a derived command name costs a type-name lookup).
     public var commandPath: String {
         guard let command else { return "" }
-        return command.type == command.root ? command.root._commandName
-            : command.root._commandName + " " + command.type._commandName
+        return command.type == command.root ? command.root.shellName
+            : command.root.shellName + " " + command.type.shellName
     }
 
     public init(services: ShopServices, session: Session, terminal: Terminal, environment: [String: String],

@@ -42,7 +42,7 @@ public struct ShellPlugin: Sendable {
     }
 
     /// The word that selects this plugin.
-    public var name: String { command._commandName }
+    public var name: String { command.shellName }
     /// The one-line summary shown by `help`.
     public var summary: String { command.configuration.abstract }
 }
