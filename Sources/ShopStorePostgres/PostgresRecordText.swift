@@ -88,7 +88,9 @@ struct PostgresRecordText {
     private mutating func quoted() throws(ShopError) -> String {
         index += 1
         var start = index
-        var unescaped: [UInt8]? = nil
+        // The bytes up to the last escape, once there is one (a product's details JSON has dozens).
+        var unescaped: [UInt8] = []
+        var escaped = false
         while true {
             guard index < end else { throw Self.malformed }
             let current = bytes[index]
@@ -96,10 +98,10 @@ struct PostgresRecordText {
             if current == UInt8(ascii: "\"") || current == UInt8(ascii: "\\") {
                 // Keep what came before, then the escaped byte itself.
                 guard index + 1 < end else { throw Self.malformed }
-                var kept = unescaped ?? []
-                kept.append(contentsOf: bytes[start..<index])
-                kept.append(bytes[index + 1])
-                unescaped = kept
+                if !escaped { unescaped.reserveCapacity(end - start) }
+                escaped = true
+                unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+                unescaped.append(bytes[index + 1])
                 index += 2
                 start = index
                 continue
@@ -107,9 +109,9 @@ struct PostgresRecordText {
             index += 1
         }
         let value: String
-        if var kept = unescaped {
-            kept.append(contentsOf: bytes[start..<index])
-            value = String(decoding: kept, as: UTF8.self)
+        if escaped {
+            unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+            value = String(decoding: unescaped, as: UTF8.self)
         } else {
             value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }

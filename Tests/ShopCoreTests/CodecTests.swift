@@ -26,6 +26,34 @@ import Testing
         #expect(throws: ShopError.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 
+    @Test func readsStringsWithAndWithoutEscapesAndRefusesBadBytes() throws {
+        #expect(try JSONParser.parse(Array(#"["plain", "", "tail\u0041", "\"lead", "caf\#u{E9} \#u{1F600}"]"#.utf8))
+                == .array([.string("plain"), .string(""), .string("tailA"), .string("\"lead"), .string("caf\u{E9} \u{1F600}")]))
+        #expect(throws: ShopError.self) { try JSONParser.parse([0x22, 0x61, 0xFF, 0x22]) }        // invalid UTF-8
+        #expect(throws: ShopError.self) { try JSONParser.parse([0x22, 0x61, 0x09, 0x22]) }        // raw tab
+        #expect(throws: ShopError.self) { try JSONParser.parse(Array(#""ab\"#.utf8)) }             // unterminated
+    }
+
+    @Test func readsAnObjectOfStringsMemberByMember() {
+        let text = #" { "a" : "1", "b": [ "x" , "y\n" ], "c": [], "a": "\u00e9\#u{E9}" } "#
+        // From bytes (checked as UTF-8) and from a string's text (valid already): the same members.
+        for fromBytes in [true, false] {
+            var members: [String] = []
+            let add = { (key: String, value: JSONParser.StringMember) in
+                switch value {
+                case .string(let text): members.append("\(key)=\(text)")
+                case .strings(let texts): members.append("\(key)=\(texts)")
+                }
+            }
+            let read = fromBytes ? JSONParser.stringMembers(Array(text.utf8), add) : JSONParser.stringMembers(text, add)
+            #expect(read)
+            #expect(members == ["a=1", "b=[\"x\", \"y\\n\"]", "c=[]", "a=\u{E9}\u{E9}"])
+        }
+        for other in [#"{"a": 1}"#, #"{"a": {"b": "c"}}"#, #"{"a": ["b", 2]}"#, #"["a"]"#, #"{"a": "b"} x"#, #"{"a": "b",}"#, "{", ""] {
+            #expect(!JSONParser.stringMembers(Array(other.utf8)) { _, _ in }, "\(other)")
+        }
+    }
+
     @Test func reportsTheLineOfAnError() {
         do {
             _ = try JSONParser.parse(Array("[\n1,\n2,,\n3]".utf8))
@@ -126,5 +154,54 @@ import Testing
         #expect(ECBRatesDecoder.isoDate(from: "13 April 2026") == "2026-04-13")
         #expect(ECBRatesDecoder.isoDate(from: "1 May 2026") == "2026-05-01")
         #expect(ECBRatesDecoder.isoDate(from: "13 Apr 2026") == nil)
+    }
+}
+
+/// A product's details read back from their stored form, by the flat reader or (for anything
+/// else) the JSON parser, against what Foundation's JSONSerialization reads in the same text.
+@Suite struct ProductDetailsStoredFormTests {
+    /// The details the stored-form rules give for `text`, read with Foundation: known keys only,
+    /// strings for the texts and numbers, a list of strings for the images.
+    static func expected(_ text: String) -> ProductDetails {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return ProductDetails() }
+        func number(_ key: String) -> ExactDecimal? { (object[key] as? String).flatMap { ExactDecimal.parse($0, maxScale: 2)?.normalized } }
+        var details = ProductDetails()
+        if let images = object["images"] as? [Any] { details.images = images.compactMap { $0 as? String } }
+        details.weight = number("weight")
+        if let width = number("width"), let height = number("height"), let depth = number("depth") {
+            details.dimensions = Dimensions(width: width, height: height, depth: depth)
+        }
+        details.warranty = object["warranty"] as? String
+        details.shipping = object["shipping"] as? String
+        details.returnPolicy = object["return_policy"] as? String
+        details.availability = object["availability"] as? String
+        return details
+    }
+
+    static let texts: [String] = [
+        // SQLite's form (compact, shopsh's key order) and PostgreSQL's jsonb output (spaced, its order).
+        #"{"images":["https://a/1.webp","https://a/2.webp"],"weight":"2","width":"20.93","height":"1.05","depth":"15.47","warranty":"Lifetime warranty","shipping":"Ships overnight","return_policy":"60 days return policy","availability":"In Stock"}"#,
+        #"{"depth": "15.47", "width": "20.93", "height": "1.05", "images": ["https://a/1.webp"], "weight": "2", "shipping": "Ships overnight", "warranty": "1 year", "availability": "Low Stock", "return_policy": "No return policy"}"#,
+        #"{"warranty":"say \"no\" \\ then\ttab\u00e9\ud83d\ude00 \#u{1F427}","shipping":"caf\#u{E9}"}"#,
+        #"{}"#, #"{"images":[]}"#,
+        #"{"warranty":"first","warranty":"second"}"#,                     // the last one counts
+        #"{"warranty":["a"],"images":"https://x","weight":"-1x"}"#,       // wrong kinds: absent
+        #"{"width":"1","height":"2"}"#,                                    // no depth: no dimensions
+        #"{"unknown":{"nested":[1,2]},"shipping":"s","weight":3}"#,       // not flat: the parser reads it
+        #"{"images":["https://a",7],"availability":"In Stock"}"#,         // a list of more than strings
+        #"not json"#, #"{"shipping":"s""#, #"["https://a"]"#,
+    ]
+
+    @Test(arguments: texts)
+    func readsLikeAJSONDocument(_ text: String) {
+        #expect(ProductDetails(storedJSON: text) == Self.expected(text))
+    }
+
+    @Test func theStoredFormReadsBackAsItWasWritten() throws {
+        let details = ProductDetails(images: ["https://img.example.com/1.webp", "https://x/\u{22}"], weight: ExactDecimal.parse("2.5", maxScale: 2)?.normalized,
+                                     dimensions: try Dimensions.parse("15.14 x 13.08 x 22.99"), warranty: "1 \"year\"\n\\",
+                                     shipping: "\u{1}\u{7F}\u{2028}\u{E9}", returnPolicy: "", availability: "In Stock")
+        #expect(ProductDetails(storedJSON: details.storedJSON) == details)
+        #expect(ProductDetails(storedJSON: ProductDetails().storedJSON) == ProductDetails())
     }
 }

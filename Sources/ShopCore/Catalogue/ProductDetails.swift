@@ -126,23 +126,66 @@ extension ProductDetails {
     }
 
     /// Reads `storedJSON`'s form; empty details for empty text (a listing that leaves them out)
-    /// or anything unreadable (a store's CHECK keeps that out).
+    /// or anything unreadable (a store's CHECK keeps that out). Unknown keys are left out, a
+    /// repeated key's last value counts, a field of the wrong kind is absent.
     public init(storedJSON text: String) {
         self.init()
-        guard !text.isEmpty, case .object(let object)? = try? JSONParser.parse(Array(text.utf8)) else { return }
-        func string(_ key: String) -> String? { if case .string(let value)? = object[key] { value } else { nil } }
-        func number(_ key: String) -> ExactDecimal? { string(key).flatMap { ExactDecimal.parse($0, maxScale: 2)?.normalized } }
-        if case .array(let values)? = object["images"] {
-            images = values.compactMap { if case .string(let url) = $0 { url } else { nil } }
+        guard !text.isEmpty else { return }
+        var reader = StoredDetailsReader()
+        // The stored form holds strings and one list of strings: read without building a document
+        // (a listing reads one a row); anything else is read as a JSON document.
+        let flat = JSONParser.stringMembers(text) { key, value in
+            switch value {
+            case .string(let text): reader.set(key, string: text, strings: nil)
+            case .strings(let texts): reader.set(key, string: nil, strings: texts)
+            }
         }
-        weight = number("weight")
-        if let width = number("width"), let height = number("height"), let depth = number("depth") {
-            dimensions = Dimensions(width: width, height: height, depth: depth)
+        if !flat {
+            reader = StoredDetailsReader()
+            guard case .object(let object)? = try? JSONParser.parse(Array(text.utf8)) else { return }
+            for (key, value) in object.fields {
+                switch value {
+                case .string(let text): reader.set(key, string: text, strings: nil)
+                case .array(let values): reader.set(key, string: nil, strings: values.compactMap { if case .string(let url) = $0 { url } else { nil } })
+                default: reader.set(key, string: nil, strings: nil)
+                }
+            }
         }
-        warranty = string("warranty")
-        shipping = string("shipping")
-        returnPolicy = string("return_policy")
-        availability = string("availability")
+        self = reader.details
+    }
+}
+
+/// The stored form's members as they are read, then made into details.
+private struct StoredDetailsReader {
+    var images: [String] = []
+    var weight, width, height, depth: String?
+    var texts = ProductDetails()
+
+    /// A member: `string` when its value is a string, `strings` when a list of them.
+    mutating func set(_ key: String, string: String?, strings: [String]?) {
+        switch key {
+        case "images": images = strings ?? []
+        case "weight": weight = string
+        case "width": width = string
+        case "height": height = string
+        case "depth": depth = string
+        case "warranty": texts.warranty = string
+        case "shipping": texts.shipping = string
+        case "return_policy": texts.returnPolicy = string
+        case "availability": texts.availability = string
+        default: break
+        }
+    }
+
+    var details: ProductDetails {
+        func number(_ text: String?) -> ExactDecimal? { text.flatMap { ExactDecimal.parse($0, maxScale: 2)?.normalized } }
+        var details = texts
+        details.images = images
+        details.weight = number(weight)
+        if let width = number(width), let height = number(height), let depth = number(depth) {
+            details.dimensions = Dimensions(width: width, height: height, depth: depth)
+        }
+        return details
     }
 }
 

@@ -56,6 +56,8 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
+    /// The bytes came from a Swift string, which is valid UTF-8: strings need no validation.
+    private var validUTF8 = false
 
     /// Parses a whole document; trailing content other than whitespace is an error.
     public static func parse(_ bytes: [UInt8]) throws(ShopError) -> JSONValue {
@@ -99,6 +101,83 @@ public struct JSONParser {
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         default: return .number(try parseNumber())
         }
+    }
+
+    /// A member value of ``stringMembers(_:_:)``: a string or an array of strings.
+    public enum StringMember {
+        case string(String)
+        case strings([String])
+    }
+
+    /// Reads an object whose members are strings or arrays of strings (a product's stored
+    /// details), calling `member` for each in order, without building a document: a listing reads
+    /// one such object per row. False when the text is anything else (`member` may have been
+    /// called for the members before): the caller reads it with ``parse(_:)`` instead.
+    public static func stringMembers(_ bytes: [UInt8], _ member: (String, StringMember) -> Void) -> Bool {
+        var parser = JSONParser(bytes: bytes)
+        return parser.readStringMembers(calling: member)
+    }
+
+    /// ``stringMembers(_:_:)`` of a string's text (valid UTF-8 already: its strings are not checked again).
+    public static func stringMembers(_ text: String, _ member: (String, StringMember) -> Void) -> Bool {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        parser.validUTF8 = true
+        return parser.readStringMembers(calling: member)
+    }
+
+    private mutating func readStringMembers(calling member: (String, StringMember) -> Void) -> Bool {
+        do {
+            try readStringMembers(member)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private mutating func readStringMembers(_ member: (String, StringMember) -> Void) throws(ShopError) {
+        func expect(_ byte: UInt8) throws(ShopError) {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == byte else { throw error("unexpected character") }
+            index += 1
+        }
+        func next() -> UInt8? {
+            skipWhitespace()
+            return index < bytes.count ? bytes[index] : nil
+        }
+        try expect(UInt8(ascii: "{"))
+        if next() == UInt8(ascii: "}") { index += 1 } else {
+            while true {
+                guard next() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+                let key = try parseString()
+                try expect(UInt8(ascii: ":"))
+                switch next() {
+                case UInt8(ascii: "\""):
+                    member(key, .string(try parseString()))
+                case UInt8(ascii: "["):
+                    index += 1
+                    var strings: [String] = []
+                    if next() == UInt8(ascii: "]") { index += 1 } else {
+                        while true {
+                            guard next() == UInt8(ascii: "\"") else { throw error("expected a string") }
+                            strings.append(try parseString())
+                            guard let separator = next() else { throw error("unterminated array") }
+                            index += 1
+                            if separator == UInt8(ascii: "]") { break }
+                            guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']' in array") }
+                        }
+                    }
+                    member(key, .strings(strings))
+                default:
+                    throw error("expected a string or an array of strings")
+                }
+                guard let separator = next() else { throw error("unterminated object") }
+                index += 1
+                if separator == UInt8(ascii: "}") { break }
+                guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in object") }
+            }
+        }
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
     }
 
     private mutating func expectLiteral(_ word: String) throws(ShopError) {
@@ -157,7 +236,19 @@ public struct JSONParser {
 
     private mutating func parseString() throws(ShopError) -> String {
         index += 1
-        var scalars: [UInt8] = []
+        // Most strings hold no escapes: they are the bytes up to the closing quote.
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+              bytes[index] >= 0x20 {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            if validUTF8 { return String(decoding: bytes[start..<index - 1], as: UTF8.self) }
+            guard let text = String(validating: bytes[start..<index - 1], as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+            return text
+        }
+        var scalars = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
