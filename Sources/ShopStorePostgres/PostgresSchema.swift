@@ -182,6 +182,8 @@ enum PostgresSchema {
                           statements: PostgresRefundSummarySchema.statements),
         PostgresMigration(version: 22, name: "v22: the audit trigger skips rows an UPDATE left as they were",
                           statements: PostgresAuditUnchangedSchema.statements),
+        PostgresMigration(version: 23, name: "v23: old command receipts are cleared without reading the new ones",
+                          statements: PostgresReceiptSchema.clearingStatements),
     ]
 
     /// The schema version of a store with every migration of this binary.
