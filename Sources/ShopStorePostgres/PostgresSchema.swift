@@ -193,6 +193,8 @@ enum PostgresSchema {
                           statements: PostgresAuditUnchangedSchema.statements),
         PostgresMigration(version: 23, name: "v23: old command receipts are cleared without reading the new ones",
                           statements: PostgresReceiptSchema.clearingStatements),
+        PostgresMigration(version: 24, name: "v24: a row per command naming; checkout names only its own stock movements",
+                          statements: PostgresLongRunSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

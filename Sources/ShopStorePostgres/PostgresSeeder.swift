@@ -139,10 +139,9 @@ final class PostgresSeeder: ShopSeeder {
     private static func setStockContext(_ connection: PostgresConnection, _ reason: StockReason, order: Int64?, note: String?, at: String,
                                         logger: Logger) async throws {
         try await connection.query("""
-            INSERT INTO stock_context (xact, reason, order_id, note, at, operator)
-            VALUES (pg_current_xact_id(), \(reason.rawValue), \(order), \(note), \(at)::timestamptz, 'demo')
-            ON CONFLICT (xact) DO UPDATE SET reason = EXCLUDED.reason, order_id = EXCLUDED.order_id, note = EXCLUDED.note,
-                                             at = EXCLUDED.at, operator = EXCLUDED.operator
+            INSERT INTO stock_context (xact, step, reason, order_id, note, at, operator)
+            SELECT pg_current_xact_id(), COALESCE(max(c.step), 0) + 1, \(reason.rawValue), \(order), \(note), \(at)::timestamptz, 'demo'
+            FROM stock_context c WHERE c.xact = pg_current_xact_id()
             """, logger: logger)
     }
 

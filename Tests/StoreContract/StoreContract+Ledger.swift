@@ -13,6 +13,7 @@ extension StoreContract {
             Case("a return without --restock and a refused change write no row", noMovementNoRow),
             Case("bulk changes, imports and reverts name themselves", bulkImportRevertRows),
             Case("eight stock changes at once: eight rows, balances in step", concurrentStockChanges),
+            Case("in one run (--atomic) too: each checkout names its own order, a refusal writes no row", store: movementsInOneRun),
         ])
     }
 
@@ -61,6 +62,21 @@ extension StoreContract {
         // One operator made them all, through the services: none is recorded as made outside.
         #expect(Set(history.map(\.operatorName)).count == 1, "\(history.map(\.operatorName))")
         try await checkBalances(shop, "LG-1")
+    }
+
+    /// The same movements and refusals inside one run. PostgreSQL's checkout once named every
+    /// checkout movement of its transaction with its own order: in a run, the last checkout took
+    /// the earlier ones' movements.
+    static func movementsInOneRun(_ store: any ShopStore) async throws {
+        try await inRun(store, commit: true) { shop in
+            try await everyMovementIsARow(shop)
+            try await noMovementNoRow(shop)
+        }
+        let checkouts = try await movements(store.services, "LG-1").filter { $0.reason == "checkout" }
+        let orders = try await ContractData.listOrders(store.services).map(\.id).sorted()
+        #expect(checkouts.map(\.order) == orders.prefix(2).map(Optional.some), "\(checkouts) \(orders)")
+        try await checkBalances(store.services, "LG-1")
+        try await checkBalances(store.services, "LG-2")
     }
 
     static func noMovementNoRow(_ shop: ShopServices) async throws {
