@@ -32,8 +32,10 @@ struct ShopshCommand: ParsableCommand {
 
     /// Runs the mode the first argument names (or a generator flag), parsed from the whole tree;
     /// nil when the arguments name none: they are options and commands for the shell.
+    /// `--store` may come before the mode's name too (`shopsh --store FILE init`, as psql takes its
+    /// connection options first).
     static func runMode(_ arguments: [String], environment: [String: String]) -> Int32? {
-        guard let first = arguments.first,
+        guard let first = modeWord(arguments),
               modes.contains(where: { $0.shellName == first }) || generatorFlags.contains(where: first.hasPrefix) else {
             return nil
         }
@@ -51,6 +53,15 @@ struct ShopshCommand: ParsableCommand {
             Main.printError(ParserMessage.oneLine(message(for: error)) + " (see 'shopsh --help')")
             return 2
         }
+    }
+
+    /// The first argument after any `--store VALUE` or `--store=VALUE`.
+    static func modeWord(_ arguments: [String]) -> String? {
+        var rest = arguments[...]
+        while let word = rest.first {
+            if word == "--store" { rest = rest.dropFirst(2) } else if word.hasPrefix("--store=") { rest = rest.dropFirst() } else { return word }
+        }
+        return nil
     }
 }
 

@@ -90,4 +90,18 @@ import Testing
         await #expect(try sandbox.ok("products list -o csv") == "id,sku,title,category,brand,price,currency,discount_percentage,stock,rating,"
                 + "barcode,availability,weight,width,height,depth,warranty,shipping,return_policy,images\r\n")
     }
+
+    /// `--store` before the mode, as psql takes its connection first: `shopsh --store FILE init`
+    /// once said there was no store at FILE.
+    @Test func storeBeforeTheMode() async throws {
+        let sandbox = try await ShopshSandbox()
+        let path = sandbox.root.appendingPathComponent("first.sqlite").path
+        let made = try await sandbox.run(["--store", path, "init", "--empty"])
+        #expect(made.status == 0 && made.stderr.contains(path), "\(made)")
+        await #expect(try sandbox.run(["--store", path, "-c", "products list -o json"]).stdout == "[]\n")
+        let again = try await sandbox.run(["--store=\(path)", "init"])
+        #expect(again.status == 1 && again.stderr.contains("already exists"), "\(again)")
+        // A command word after --store is still the shell's.
+        await #expect(try sandbox.run(["--store", path, "products", "list", "-o", "json"]).stdout == "[]\n")
+    }
 }
