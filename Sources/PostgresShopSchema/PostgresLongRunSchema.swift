@@ -25,10 +25,25 @@ package enum PostgresLongRunSchema {
     /// The tables that name something for the rest of a transaction, one row per naming.
     static let namingTables = ["command_names", "stock_context"]
 
-    /// A scalar subquery: `column` of the transaction's last naming in `table` (NULL when none).
-    package static func lastNamed(_ column: String, in table: String) -> String {
-        "(SELECT n.\(column) FROM \(table) n WHERE n.xact = pg_current_xact_id_if_assigned() ORDER BY n.step DESC LIMIT 1)"
+    /// A function returning the transaction's last naming in `table` (a row of it; NULL when
+    /// none), which readers call rather than query the table themselves. A SQL function with
+    /// settings is planned at each call, and this one may not scan: a query written into a PL/pgSQL
+    /// trigger is planned once per session, and a plan made while the table held a few rows reads
+    /// it whole ever after (a run of 100,000 commands was quadratic again through that plan).
+    package static func lastNamingFunction(_ name: String, of table: String) -> [String] {
+        [
+            PostgresServerRules.inThisSchema("""
+                CREATE FUNCTION \(name)() RETURNS \(table)
+                LANGUAGE sql STABLE SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
+                SELECT * FROM \(table) n WHERE n.xact = pg_current_xact_id_if_assigned() ORDER BY n.step DESC LIMIT 1
+                $body$
+                """),
+            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
+        ]
     }
+
+    /// The readers of the last command naming and of the last stock context.
+    static let lastCommand = "shopsh_last_command", lastStockContext = "shopsh_last_stock_context"
 
     /// Statements of a SQL function body: the rows of ended transactions in `table` cleared (at a
     /// transaction's first naming), then a new naming with `columns` set to `values` as the next step.
@@ -50,7 +65,7 @@ package enum PostgresLongRunSchema {
     /// change's reason instead of `opening`.
     private static let nameCommand = PostgresServerRules.inThisSchema("""
         CREATE OR REPLACE FUNCTION shopsh_name_command(command TEXT, action TEXT) RETURNS void
-        LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+        LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(naming("command_names", columns: "command, action", values: """
             COALESCE($1, ''), CASE WHEN $2 IN (\(serverActions)) THEN NULL ELSE NULLIF($2, '') END
             """))
@@ -68,7 +83,7 @@ package enum PostgresLongRunSchema {
     /// `shopsh_audit_command` of migration 10, reading the last naming.
     private static let auditCommand = """
         CREATE OR REPLACE FUNCTION shopsh_audit_command() RETURNS TEXT LANGUAGE sql STABLE AS $$
-        SELECT COALESCE(\(lastNamed("command", in: "command_names")),
+        SELECT COALESCE((\(lastCommand)()).command,
                         '(outside shopsh: ' || COALESCE(NULLIF(current_setting('application_name', true), ''), 'a client without a name') || ')')
         $$
         """
@@ -80,13 +95,13 @@ package enum PostgresLongRunSchema {
         }
         return PostgresHardeningSchema.replacing(
             current, "shopsh_action TEXT := (SELECT n.action FROM command_names n WHERE n.xact = pg_current_xact_id_if_assigned());",
-            with: "shopsh_action TEXT := \(lastNamed("action", in: "command_names"));")
+            with: "shopsh_action TEXT := (\(lastCommand)()).action;")
     }
 
     /// `shopsh_set_stock_context` of migration 13, a row per naming.
     private static let setStockContext = PostgresServerRules.inThisSchema("""
         CREATE OR REPLACE FUNCTION shopsh_set_stock_context(why TEXT, target_order BIGINT, given_note TEXT, stamp TIMESTAMPTZ) RETURNS void
-        LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+        LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(naming("stock_context", columns: "reason, order_id, note, at", values: "why, target_order, given_note, stamp"))
         $body$
         """)
@@ -105,7 +120,7 @@ package enum PostgresLongRunSchema {
         return PostgresHardeningSchema.recreated(PostgresHardeningSchema.replacing(PostgresHardeningSchema.replacing(
             ledgerStatement(holding: "CREATE FUNCTION shopsh_stock_ledger()"),
             "SELECT * INTO context FROM stock_context c WHERE c.xact = pg_current_xact_id_if_assigned();",
-            with: "SELECT * INTO context FROM stock_context c WHERE c.xact = pg_current_xact_id_if_assigned() ORDER BY c.step DESC LIMIT 1;"),
+            with: "context := \(lastStockContext)();"),
             "COALESCE(context.reason, ", with: "COALESCE(NULLIF(context.reason, ''), "))
     }
 
@@ -122,6 +137,7 @@ package enum PostgresLongRunSchema {
 
     package static var statements: [String] {
         namingTables.map { "ALTER TABLE \($0) ADD COLUMN step INTEGER NOT NULL DEFAULT 1, DROP CONSTRAINT \($0)_pkey, ADD PRIMARY KEY (xact, step)" }
+            + lastNamingFunction(lastCommand, of: "command_names") + lastNamingFunction(lastStockContext, of: "stock_context")
             + [nameCommand, auditCommand, auditStatement, "ALTER FUNCTION shopsh_audit_statement() SET jit = off",
                setStockContext, stockLedger, checkoutBasket]
     }

@@ -195,6 +195,8 @@ enum PostgresSchema {
                           statements: PostgresReceiptSchema.clearingStatements),
         PostgresMigration(version: 24, name: "v24: a row per command naming; checkout names only its own stock movements",
                           statements: PostgresLongRunSchema.statements),
+        PostgresMigration(version: 25, name: "v25: the server's operations mark themselves a row per mark",
+                          statements: PostgresOperationMarkSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

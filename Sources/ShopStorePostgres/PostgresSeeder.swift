@@ -154,7 +154,7 @@ final class PostgresSeeder: ShopSeeder {
         }
         // A seed is not an operator's change: the owner marks the transaction so that the audit
         // triggers leave its rows out (only the owner may; PostgresServerRules).
-        try await connection.query("INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())", logger: logger)
+        _ = try await connection.query("SELECT shopsh_mark_operation(true)", logger: logger).collect()
         var baskets = JSONRecords("basket_lines", ["user_id", "product_id", "quantity", "added_at"])
         for key in basketOrder {
             baskets.row([String(key.user), String(key.product), String(basketQuantities[key] ?? 0), now])
@@ -223,7 +223,7 @@ final class PostgresSeeder: ShopSeeder {
             INSERT INTO shop_meta (key, value) VALUES (\(historyStart), \(now))
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
             """, logger: logger)
-        try await connection.query("DELETE FROM operation_in_progress WHERE xact = pg_current_xact_id()", logger: logger)
+        _ = try await connection.query("SELECT shopsh_mark_operation(false)", logger: logger).collect()
         return true
     }
 }

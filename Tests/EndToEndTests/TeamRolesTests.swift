@@ -125,7 +125,8 @@ struct TeamRolesTests {
             for sql in ["DELETE FROM audit_log", "UPDATE audit_log SET command = 'nothing'", "TRUNCATE audit_log",
                         "INSERT INTO audit_log (operator, entity, entity_id, action) VALUES ('someone', 'basket', '1', 'set')",
                         "INSERT INTO audit_log (command, entity, entity_id, action) VALUES ('basket add emilys 1', 'basket', '1', 'add')",
-                        "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())"] {
+                        "INSERT INTO operation_in_progress (xact) VALUES (pg_current_xact_id())",
+                        "SELECT shopsh_mark_operation(true)"] {
                 try await Self.denied(url, sql)
             }
         }
