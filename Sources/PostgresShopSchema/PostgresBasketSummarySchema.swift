@@ -18,6 +18,22 @@ package enum PostgresBasketSummarySchema {
     /// Every basket recounted (migration 19, and after a seed).
     package static let refill = ["DELETE FROM basket_summaries", "SELECT shopsh_recount_baskets(ARRAY(SELECT DISTINCT user_id FROM basket_lines))"]
 
+    /// The statements recounting the baskets of the users in `users` (an array expression) from
+    /// their lines, in user order: `shopsh_recount_baskets`'s body (migrations 19 and 26).
+    static func recount(_ users: String) -> [String] {
+        [
+            "DELETE FROM basket_summaries WHERE user_id = ANY(\(users))",
+            """
+            INSERT INTO basket_summaries (user_id, lines, items, total, discounted_total, last_change)
+            SELECT b.user_id, count(*), sum(b.quantity), sum(p.price_minor * b.quantity),
+                   sum(\(LineTotalSQL.discounted(unitPrice: "p.price_minor", quantity: "b.quantity", discount: "p.discount_hundredths"))),
+                   max(date_trunc('second', COALESCE(b.changed_at, b.added_at)))
+            FROM basket_lines b JOIN products p ON p.id = b.product_id
+            WHERE b.user_id = ANY(\(users)) GROUP BY b.user_id ORDER BY b.user_id
+            """,
+        ]
+    }
+
     /// A statement-level trigger function recounting the baskets of the users `users` selects.
     private static func recounting(_ name: String, _ users: String) -> [String] {
         PostgresServerRules.triggerFunction(name, ["PERFORM shopsh_recount_baskets(ARRAY(\(users)))"])
@@ -41,14 +57,7 @@ package enum PostgresBasketSummarySchema {
             PostgresServerRules.inThisSchema("""
                 CREATE FUNCTION shopsh_recount_baskets(users BIGINT[]) RETURNS void
                 LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-                DELETE FROM basket_summaries WHERE user_id = ANY(users);
-                INSERT INTO basket_summaries (user_id, lines, items, total, discounted_total, last_change)
-                SELECT b.user_id, count(*), sum(b.quantity), sum(p.price_minor * b.quantity),
-                       sum(\(PostgresServerRules.formatted(LineTotalSQL.discounted(unitPrice: "p.price_minor", quantity: "b.quantity",
-                                                                              discount: "p.discount_hundredths")))),
-                       max(date_trunc('second', COALESCE(b.changed_at, b.added_at)))
-                FROM basket_lines b JOIN products p ON p.id = b.product_id
-                WHERE b.user_id = ANY(users) GROUP BY b.user_id ORDER BY b.user_id;
+                \(PostgresServerRules.formatted(recount("users").joined(separator: ";\n")));
                 $body$
                 """),
             "REVOKE ALL ON FUNCTION shopsh_recount_baskets(BIGINT[]) FROM PUBLIC",

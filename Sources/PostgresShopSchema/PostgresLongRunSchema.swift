@@ -30,16 +30,23 @@ package enum PostgresLongRunSchema {
     /// settings is planned at each call, and this one may not scan: a query written into a PL/pgSQL
     /// trigger is planned once per session, and a plan made while the table held a few rows reads
     /// it whole ever after (a run of 100,000 commands was quadratic again through that plan).
+    /// Migration 26 makes them PL/pgSQL with the same setting (PostgresCachedPlanSchema): planned
+    /// once per session, and that plan is the index's.
     package static func lastNamingFunction(_ name: String, of table: String) -> [String] {
         [
             PostgresServerRules.inThisSchema("""
                 CREATE FUNCTION \(name)() RETURNS \(table)
                 LANGUAGE sql STABLE SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
-                SELECT * FROM \(table) n WHERE n.xact = pg_current_xact_id_if_assigned() ORDER BY n.step DESC LIMIT 1
+                \(lastNaming(of: table))
                 $body$
                 """),
             "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
         ]
+    }
+
+    /// The query of the transaction's last naming in `table` (the readers' body, migrations 24-26).
+    static func lastNaming(of table: String) -> String {
+        "SELECT * FROM \(table) n WHERE n.xact = pg_current_xact_id_if_assigned() ORDER BY n.step DESC LIMIT 1"
     }
 
     /// The readers of the last command naming and of the last stock context.

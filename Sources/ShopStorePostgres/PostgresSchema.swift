@@ -197,6 +197,8 @@ enum PostgresSchema {
                           statements: PostgresLongRunSchema.statements),
         PostgresMigration(version: 25, name: "v25: the server's operations mark themselves a row per mark",
                           statements: PostgresOperationMarkSchema.statements),
+        PostgresMigration(version: 26, name: "v26: the functions every audited statement calls keep their plans",
+                          statements: PostgresCachedPlanSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.
