@@ -70,7 +70,7 @@ package enum PostgresLongRunSchema {
     /// the stock context an earlier command of the transaction named (a step without a reason,
     /// when there is one): in a run, a product added after a stock change was recorded with that
     /// change's reason instead of `opening`.
-    private static let nameCommand = PostgresServerRules.inThisSchema("""
+    static let nameCommand = PostgresServerRules.inThisSchema("""
         CREATE OR REPLACE FUNCTION shopsh_name_command(command TEXT, action TEXT) RETURNS void
         LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(naming("command_names", columns: "command, action", values: """
@@ -106,7 +106,7 @@ package enum PostgresLongRunSchema {
     }
 
     /// `shopsh_set_stock_context` of migration 13, a row per naming.
-    private static let setStockContext = PostgresServerRules.inThisSchema("""
+    static let setStockContext = PostgresServerRules.inThisSchema("""
         CREATE OR REPLACE FUNCTION shopsh_set_stock_context(why TEXT, target_order BIGINT, given_note TEXT, stamp TIMESTAMPTZ) RETURNS void
         LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
         \(naming("stock_context", columns: "reason, order_id, note, at", values: "why, target_order, given_note, stamp"))

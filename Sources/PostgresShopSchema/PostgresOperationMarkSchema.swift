@@ -63,6 +63,14 @@ package enum PostgresOperationMarkSchema {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
+    /// `shopsh_mark_operation(running)`: a new mark of this transaction, running or not.
+    static let markOperation = PostgresServerRules.inThisSchema("""
+        CREATE FUNCTION shopsh_mark_operation(running BOOLEAN) RETURNS void
+        LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
+        \(PostgresLongRunSchema.naming("operation_in_progress", columns: "running", values: "$1"))
+        $body$
+        """)
+
     package static var statements: [String] {
         [
             """
@@ -70,12 +78,7 @@ package enum PostgresOperationMarkSchema {
                 ADD COLUMN running BOOLEAN NOT NULL DEFAULT true,
                 DROP CONSTRAINT operation_in_progress_pkey, ADD PRIMARY KEY (xact, step)
             """,
-            PostgresServerRules.inThisSchema("""
-                CREATE FUNCTION shopsh_mark_operation(running BOOLEAN) RETURNS void
-                LANGUAGE sql VOLATILE SECURITY DEFINER SET enable_seqscan = off SET search_path = pg_catalog, %I, pg_temp AS $body$
-                \(PostgresLongRunSchema.naming("operation_in_progress", columns: "running", values: "$1"))
-                $body$
-                """),
+            markOperation,
             "REVOKE ALL ON FUNCTION shopsh_mark_operation(BOOLEAN) FROM PUBLIC",
         ] + PostgresLongRunSchema.lastNamingFunction(lastMark, of: "operation_in_progress") + [rewriteFunctions]
     }

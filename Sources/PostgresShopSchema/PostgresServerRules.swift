@@ -101,19 +101,8 @@ package enum PostgresServerRules {
 
         // MARK: How rows read in the log (pure functions; tests compare them with AuditChange)
 
-        // `1999` → `19.99`: minor units or hundredths as the exact decimal text Swift prints.
-        """
-        CREATE FUNCTION shopsh_hundredths_text(units BIGINT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
-        SELECT CASE WHEN units < 0 THEN '-' ELSE '' END || (abs(units) / 100)::text || '.' || lpad((abs(units) % 100)::text, 2, '0')
-        $$
-        """,
-        // Stored tags (`a,b`) as a JSON list, empty tags dropped (StoredTags.decode).
-        """
-        CREATE FUNCTION shopsh_tags_list(tags TEXT) RETURNS JSONB LANGUAGE sql IMMUTABLE AS $$
-        SELECT COALESCE(jsonb_agg(t.tag ORDER BY t.n), '[]'::jsonb)
-        FROM unnest(string_to_array(tags, ',')) WITH ORDINALITY AS t(tag, n) WHERE t.tag <> ''
-        $$
-        """,
+        hundredthsText,
+        tagsList,
         auditFields,
         // What identifies a row of `source`, to pair the rows before and after an UPDATE.
         """
@@ -154,6 +143,21 @@ package enum PostgresServerRules {
                                    shopsh_store_rates(DATE[], TEXT[], NUMERIC[]) FROM PUBLIC
         """,
     ]
+
+    /// `1999` → `19.99`: minor units or hundredths as the exact decimal text Swift prints.
+    static let hundredthsText = """
+        CREATE FUNCTION shopsh_hundredths_text(units BIGINT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE WHEN units < 0 THEN '-' ELSE '' END || (abs(units) / 100)::text || '.' || lpad((abs(units) % 100)::text, 2, '0')
+        $$
+        """
+
+    /// Stored tags (`a,b`) as a JSON list, empty tags dropped (StoredTags.decode).
+    static let tagsList = """
+        CREATE FUNCTION shopsh_tags_list(tags TEXT) RETURNS JSONB LANGUAGE sql IMMUTABLE AS $$
+        SELECT COALESCE(jsonb_agg(t.tag ORDER BY t.n), '[]'::jsonb)
+        FROM unnest(string_to_array(tags, ',')) WITH ORDINALITY AS t(tag, n) WHERE t.tag <> ''
+        $$
+        """
 
     /// The audited fields of a row of `source` (its JSON image): AuditChange.fields for products
     /// and users (never a password hash), product and quantity for a basket line; for the other

@@ -1,6 +1,6 @@
-// PostgresCachedPlanTests: the functions an audited basket statement calls keep their plans for the
-// session (migration 26) — none is a SQL function with settings, which the server parses and plans
-// at every call — and the basket recount gives the same summaries whether it used its kept plan (a
+// PostgresCachedPlanTests: the functions a command's statements call keep their plans for the
+// session (migration 26) — none is a SQL function the server runs (rather than inlines), which it
+// parses and plans at every call — and the basket recount gives the same summaries whether it used its kept plan (a
 // few baskets) or planned for its array (many).
 
 import Foundation
@@ -32,33 +32,39 @@ struct PostgresCachedPlanTests {
         WHERE (s.lines, s.items, s.total) IS DISTINCT FROM (r.lines, r.items, r.total)
         """
 
-    /// Adding, changing and removing basket lines and moving a price call the recount, the audit's
-    /// role and readers: each is planned once per session, not a SQL function with settings (the
-    /// server's own list of the functions the transaction called). Before migration 26 the recount,
-    /// the role, the readers and `shopsh_seeding` were.
-    @Test func anAuditedBasketStatementCallsNoFunctionPlannedAtEachCall() async throws {
+    /// Commands as an `--atomic` run sends them (a savepoint each, named first) adding, changing and
+    /// removing basket lines and moving a price: every function they call that the server runs
+    /// rather than inlines (its own list of the transaction's calls) is PL/pgSQL, which keeps its
+    /// plans for the session. A SQL function is planned again at each call, or at each command
+    /// under savepoints; before migration 26 the recount, the audit's role and fields, the namings,
+    /// the readers and `shopsh_seeding` were.
+    @Test func aCommandsStatementsCallNoFunctionPlannedAtEachCall() async throws {
         let (server, schema) = try await Self.shop(users: 2)
-        let lines = try PostgresReceiptTests.psql(server, schema: schema, [
-            "SET track_functions = 'all'",
-            "BEGIN",
-            "INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (1, 2, 2)",
-            "UPDATE basket_lines SET quantity = 5 WHERE user_id = 2",
-            "DELETE FROM basket_lines WHERE user_id = 1 AND product_id = 1",
-            "UPDATE products SET price_minor = 2099 WHERE id = 1",
-            """
-            SELECT 'called=' || p.proname || ' ' || l.lanname || ' ' || (p.proconfig IS NOT NULL)
-            FROM pg_stat_xact_user_functions f JOIN pg_proc p ON p.oid = f.funcid JOIN pg_language l ON l.oid = p.prolang
-            """,
-            "COMMIT",
-            Self.wrongSummaries,
-        ])
+        let command = { (text: String, action: String, statement: String) in
+            ["SAVEPOINT shopsh_command", "SELECT shopsh_name_command('\(text)', '\(action)')", statement, "RELEASE SAVEPOINT shopsh_command"]
+        }
+        let lines = try PostgresReceiptTests.psql(server, schema: schema, ["SET track_functions = 'all'", "BEGIN"]
+            + command("basket add 1 2 --qty 2", "add", "INSERT INTO basket_lines (user_id, product_id, quantity) VALUES (1, 2, 2)")
+            + command("basket set 2 1 5", "set", "UPDATE basket_lines SET quantity = 5 WHERE user_id = 2")
+            + command("basket remove 1 1", "remove", "DELETE FROM basket_lines WHERE user_id = 1 AND product_id = 1")
+            + command("products update 1 --price 20.99", "update", "UPDATE products SET price_minor = 2099 WHERE id = 1")
+            + command("products stock 2 +3 --reason supplier", "stock",
+                      "SELECT shopsh_set_stock_context('supplier', NULL, NULL, now()); UPDATE products SET stock = stock + 3 WHERE id = 2")
+            + ["""
+               SELECT 'called=' || p.proname || ' ' || l.lanname
+               FROM pg_stat_xact_user_functions f JOIN pg_proc p ON p.oid = f.funcid JOIN pg_language l ON l.oid = p.prolang
+               """,
+               "COMMIT", Self.wrongSummaries,
+               "SELECT 'audited=' || count(*) FROM audit_log WHERE command LIKE 'basket %' OR command LIKE 'products %'"])
         let called = lines.filter { $0.hasPrefix("called=") }.map { $0.dropFirst("called=".count).split(separator: " ").map(String.init) }
         let names = Set(called.compactMap(\.first))
-        #expect(names.isSuperset(of: ["shopsh_recount_baskets", "shopsh_session_role", "shopsh_last_command",
-                                      "shopsh_last_operation_mark", "shopsh_seeding"]), "\(names.sorted())")
-        let plannedAtEachCall = called.filter { $0.count == 3 && $0[1] == "sql" && $0[2] == "true" }.map(\.[0])
-        #expect(plannedAtEachCall.isEmpty, "SQL functions with settings called by basket statements: \(plannedAtEachCall)")
+        #expect(names.isSuperset(of: ["shopsh_recount_baskets", "shopsh_session_role", "shopsh_audit_fields", "shopsh_name_command",
+                                      "shopsh_set_stock_context", "shopsh_last_command", "shopsh_last_operation_mark", "shopsh_seeding"]),
+                "\(names.sorted())")
+        let plannedAtEachCall = called.filter { $0.count == 2 && $0[1] == "sql" }.map(\.[0])
+        #expect(plannedAtEachCall.isEmpty, "SQL functions run at each call by a command's statements: \(plannedAtEachCall.sorted())")
         #expect(lines.contains("wrong=0"), "\(lines)")
+        #expect(lines.contains("audited=5"), "\(lines)")
     }
 
     /// A price moved for 150 baskets (more than the recount keeps a plan for) and for 3, in one
