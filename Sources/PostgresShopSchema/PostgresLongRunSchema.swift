@@ -32,7 +32,7 @@ package enum PostgresLongRunSchema {
     /// it whole ever after (a run of 100,000 commands was quadratic again through that plan).
     /// Migration 26 makes them PL/pgSQL with the same setting (PostgresCachedPlanSchema): planned
     /// once per session, and that plan is the index's.
-    package static func lastNamingFunction(_ name: String, of table: String) -> [String] {
+    static func lastNamingFunction(_ name: String, of table: String) -> [String] {
         [
             PostgresServerRules.inThisSchema("""
                 CREATE FUNCTION \(name)() RETURNS \(table)
@@ -55,7 +55,7 @@ package enum PostgresLongRunSchema {
     /// Statements of a SQL function body: the rows of ended transactions in `table` cleared (at a
     /// transaction's first naming), then a new naming with `columns` set to `values` as the next step.
     /// `values` names the function's arguments by position where a column has the same name.
-    package static func naming(_ table: String, columns: String, values: String) -> String {
+    static func naming(_ table: String, columns: String, values: String) -> String {
         """
         DELETE FROM \(table) WHERE (xact, step) IN (
             SELECT e.xact, e.step FROM \(table) e WHERE e.xact < pg_snapshot_xmin(pg_current_snapshot()) FOR UPDATE SKIP LOCKED)

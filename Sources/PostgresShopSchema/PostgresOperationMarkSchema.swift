@@ -27,7 +27,7 @@ package enum PostgresOperationMarkSchema {
     ]
 
     /// True while one of the server's operations (or the owner's seed) runs in this transaction.
-    package static let inProgress = "COALESCE((\(lastMark)()).running, false)"
+    static let inProgress = "COALESCE((\(lastMark)()).running, false)"
 
     /// The reader of the transaction's last mark.
     static let lastMark = "shopsh_last_operation_mark"
