@@ -96,7 +96,7 @@ package enum PostgresLongRunSchema {
         """
 
     /// `shopsh_audit_statement` as migration 22 left it, reading the last naming's action.
-    private static var auditStatement: String {
+    static var auditStatement: String {
         guard let current = PostgresAuditUnchangedSchema.statements.first(where: { $0.contains("CREATE OR REPLACE FUNCTION shopsh_audit_statement") }) else {
             preconditionFailure("migration 24: migration 22 no longer replaces shopsh_audit_statement")
         }

@@ -58,6 +58,11 @@ package enum PostgresOperationMarkSchema {
             """
     }
 
+    /// A function's text from a migration before this one, marking and asking the new way.
+    static func marking(_ text: String) -> String {
+        rewrites.reduce(text) { $0.replacingOccurrences(of: $1.old, with: $1.new) }
+    }
+
     /// `text` as a SQL string literal.
     private static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"

@@ -147,9 +147,14 @@ package enum PostgresServerRules {
     /// `1999` → `19.99`: minor units or hundredths as the exact decimal text Swift prints.
     static let hundredthsText = """
         CREATE FUNCTION shopsh_hundredths_text(units BIGINT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
-        SELECT CASE WHEN units < 0 THEN '-' ELSE '' END || (abs(units) / 100)::text || '.' || lpad((abs(units) % 100)::text, 2, '0')
+        SELECT \(hundredths("units"))
         $$
         """
+
+    /// The expression of `shopsh_hundredths_text` over `units` (an SQL expression of type BIGINT).
+    static func hundredths(_ units: String) -> String {
+        "CASE WHEN \(units) < 0 THEN '-' ELSE '' END || (abs(\(units)) / 100)::text || '.' || lpad((abs(\(units)) % 100)::text, 2, '0')"
+    }
 
     /// Stored tags (`a,b`) as a JSON list, empty tags dropped (StoredTags.decode).
     static let tagsList = """

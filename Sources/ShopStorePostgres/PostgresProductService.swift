@@ -357,22 +357,32 @@ struct PostgresProductService: ProductService {
         guard !rows.isEmpty else { return }
         let data = try JSONSerialization.data(withJSONObject: rows)
         let json = String(decoding: data, as: UTF8.self)
+        // Only the columns some plan changes are assigned: an assigned column fires its
+        // column triggers (stock's ledger, a call per row) even where it keeps its value.
+        let assignments = bulkAssignments.filter { column, _ in rows.contains { $0[column] != nil } }
+            .map { column, value in "\(column) = \(value)," }.joined(separator: "\n")
         try await connection.query("""
             UPDATE products p SET
-                title = COALESCE(v.title, p.title),
-                description = COALESCE(v.description, p.description),
-                category = COALESCE(v.category, p.category),
-                brand = CASE WHEN v.brand IS NULL THEN p.brand WHEN v.brand = '' THEN NULL ELSE v.brand END,
-                price_minor = COALESCE(v.price_minor, p.price_minor),
-                discount_hundredths = COALESCE(v.discount_hundredths, p.discount_hundredths),
-                stock = COALESCE(v.stock, p.stock),
-                details = COALESCE(v.details, p.details),
+                \(unescaped: assignments)
                 updated_at = \(stamp)::timestamptz
             FROM jsonb_to_recordset(\(json)::jsonb) AS v(id BIGINT, title TEXT, description TEXT, category TEXT, brand TEXT,
                                                         price_minor BIGINT, discount_hundredths INTEGER, stock INTEGER, details TEXT)
             WHERE p.id = v.id
             """, logger: logger)
     }
+
+    /// The columns a bulk change may set (constant SQL), each from its plans' row `v`, where a
+    /// row without it keeps the product's value.
+    static let bulkAssignments: [(column: String, value: String)] = [
+        ("title", "COALESCE(v.title, p.title)"),
+        ("description", "COALESCE(v.description, p.description)"),
+        ("category", "COALESCE(v.category, p.category)"),
+        ("brand", "CASE WHEN v.brand IS NULL THEN p.brand WHEN v.brand = '' THEN NULL ELSE v.brand END"),
+        ("price_minor", "COALESCE(v.price_minor, p.price_minor)"),
+        ("discount_hundredths", "COALESCE(v.discount_hundredths, p.discount_hundredths)"),
+        ("stock", "COALESCE(v.stock, p.stock)"),
+        ("details", "COALESCE(v.details, p.details)"),
+    ]
 
     /// The id after the highest one or, once that reaches the end of `ProductLimits.idRange`,
     /// the lowest free one.

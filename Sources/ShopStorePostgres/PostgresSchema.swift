@@ -199,6 +199,8 @@ enum PostgresSchema {
                           statements: PostgresOperationMarkSchema.statements),
         PostgresMigration(version: 26, name: "v26: the functions every audited statement calls keep their plans",
                           statements: PostgresCachedPlanSchema.statements),
+        PostgresMigration(version: 27, name: "v27: an UPDATE of many products is audited set-based",
+                          statements: PostgresBulkAuditSchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

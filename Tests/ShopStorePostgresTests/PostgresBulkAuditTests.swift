@@ -1,0 +1,96 @@
+// PostgresBulkAuditTests: an UPDATE of products is audited by one set-based statement (migration
+// 27) that writes exactly the rows the per-row audit function writes for the same change, and
+// asks the audit row's role once per statement.
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+struct PostgresBulkAuditTests {
+    /// 40 products at psql with every kind of value an audited field shows: no brand, empty and
+    /// listed tags, a barcode or none, hundredths.
+    static let products = """
+        INSERT INTO products (id, sku, title, category, brand, price_minor, discount_hundredths, stock,
+                              rating_hundredths, tags, barcode, details)
+        SELECT n, 'P-' || n, 'Product ' || n, CASE WHEN n % 2 = 0 THEN 'kitchen' ELSE 'garden' END,
+               CASE WHEN n % 3 = 0 THEN NULL ELSE 'Brand ' || n END, 1000 + n, n % 5 * 100, 10 * n, n * 7 % 500,
+               CASE WHEN n % 4 = 0 THEN '' ELSE 'a,b' END, CASE WHEN n % 5 = 0 THEN lpad(n::text, 13, '0') END, '{}'
+        FROM generate_series(1, 40) n
+        """
+
+    /// One statement at psql changing products in every audited way (and one id, and every
+    /// row's `updated_at`): its audit rows equal, in order, what `shopsh_audit_row` (the per-row
+    /// audit every other table goes through) gives for each product's images before and after.
+    @Test func anUpdateOfProductsIsAuditedAsThePerRowAuditWould() async throws {
+        let (server, schema) = try await PostgresOperationMarkTests.store()
+        let row = "a.entity || '|' || a.entity_id || '|' || a.action || '|' || COALESCE(a.before::text, '-') || '|' || COALESCE(a.after::text, '-')"
+        let lines = try PostgresReceiptTests.psql(server, schema: schema, [
+            Self.products,
+            "CREATE TEMP TABLE before_images AS SELECT p.id, to_jsonb(p) AS image FROM products p",
+            "CREATE TEMP TABLE last_audit AS SELECT COALESCE(max(id), 0) AS id FROM audit_log",
+            """
+            UPDATE products SET
+                id = CASE WHEN id = 40 THEN 400 ELSE id END,
+                price_minor = CASE WHEN id % 2 = 0 THEN price_minor + 1 ELSE price_minor END,
+                brand = CASE WHEN id % 7 = 0 THEN NULL WHEN id % 9 = 0 THEN 'New' ELSE brand END,
+                tags = CASE WHEN id = 1 THEN 'a,,b' WHEN id = 3 THEN 'b,a' WHEN id = 5 THEN 'c' ELSE tags END,
+                barcode = CASE WHEN id = 11 THEN '4006381333931' WHEN id = 10 THEN NULL ELSE barcode END,
+                details = CASE WHEN id = 13 THEN '{"weight": 2}' ELSE details END,
+                discount_hundredths = CASE WHEN id = 15 THEN 1250 ELSE discount_hundredths END,
+                rating_hundredths = CASE WHEN id = 17 THEN 5 ELSE rating_hundredths END,
+                stock = CASE WHEN id = 19 THEN 0 ELSE stock END,
+                title = CASE WHEN id = 21 THEN 'Renamed' ELSE title END,
+                description = CASE WHEN id = 23 THEN 'Now described' ELSE description END,
+                updated_at = now() + interval '1 minute'
+            """,
+            "CREATE TEMP TABLE after_images AS SELECT p.id, to_jsonb(p) AS image FROM products p",
+            """
+            SELECT 'expected=' || \(row)
+            FROM before_images o FULL JOIN after_images n ON n.id = o.id
+            CROSS JOIN LATERAL shopsh_audit_row('products', NULL, o.image, n.image) a
+            ORDER BY a.sort_number, a.sort_text
+            """,
+            "SELECT 'actual=' || \(row) || '|' || a.role FROM audit_log a WHERE a.id > (SELECT id FROM last_audit) ORDER BY a.id",
+        ])
+        let expected = lines.filter { $0.hasPrefix("expected=") }.map { String($0.dropFirst("expected=".count)) }
+        let actual = lines.filter { $0.hasPrefix("actual=") }.map { String($0.dropFirst("actual=".count)) }
+        #expect(actual.map { String($0.split(separator: "|").last ?? "") } == Array(repeating: "admin", count: actual.count))
+        #expect(actual.map { $0.split(separator: "|").dropLast().joined(separator: "|") } == expected)
+        // The per-row audit's rows themselves, checked where a rule decides them.
+        // 19 even ids' prices, 13 odd ids changed another way, product 40 removed and 400 added.
+        #expect(expected.count == 34)
+        #expect(!expected.contains { $0.hasPrefix("product|1|") }, "same tags listed the same way: no change")
+        #expect(expected.contains("product|3|update|{\"tags\": [\"a\", \"b\"]}|{\"tags\": [\"b\", \"a\"]}"))
+        #expect(expected.contains("product|2|update|{\"price\": \"10.02 USD\"}|{\"price\": \"10.03 USD\"}"))
+        #expect(expected.contains("product|14|update|{\"brand\": \"Brand 14\", \"price\": \"10.14 USD\"}|{\"brand\": null, \"price\": \"10.15 USD\"}"))
+        #expect(expected.contains("product|15|update|{\"discount\": \"0.00\"}|{\"discount\": \"12.50\"}"))
+        #expect(expected.contains { $0.hasPrefix("product|40|delete|") } && expected.contains { $0.hasPrefix("product|400|add|") })
+    }
+
+    /// An UPDATE of 40 products' prices calls no per-row audit function and asks the role once
+    /// (the server's own count of the transaction's calls); before migration 27 it called
+    /// `shopsh_audit_row` and `shopsh_session_role` 40 times each. Every product is audited.
+    @Test func anUpdateOfManyProductsCallsNoFunctionPerRow() async throws {
+        let (server, schema) = try await PostgresOperationMarkTests.store()
+        let lines = try PostgresReceiptTests.psql(server, schema: schema, [
+            Self.products, "SET track_functions = 'all'", "BEGIN",
+            "UPDATE products SET price_minor = price_minor + 100",
+            """
+            SELECT 'called=' || p.proname || ' ' || f.calls
+            FROM pg_stat_xact_user_functions f JOIN pg_proc p ON p.oid = f.funcid
+            """,
+            "COMMIT",
+            "SELECT 'audited=' || count(*) FROM audit_log WHERE entity = 'product' AND after ? 'price' AND NOT before ? 'stock'",
+        ])
+        let calls = Dictionary(lines.filter { $0.hasPrefix("called=") }.compactMap { line -> (String, Int)? in
+            let parts = line.dropFirst("called=".count).split(separator: " ")
+            guard parts.count == 2, let count = Int(parts[1]) else { return nil }
+            return (String(parts[0]), count)
+        }, uniquingKeysWith: +)
+        #expect(calls["shopsh_audit_row"] == nil, "called: \(calls)")
+        #expect(calls["shopsh_session_role"] == 1, "called: \(calls)")
+        #expect(calls["shopsh_audit_statement"] == 1, "called: \(calls)")
+        #expect(lines.contains("audited=40"))
+    }
+}
