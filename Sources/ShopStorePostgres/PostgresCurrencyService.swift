@@ -44,7 +44,7 @@ struct PostgresCurrencyService: CurrencyService {
         return try await database.read("reading a rate") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: PostgresTimes.day("date")), rate::text FROM currency_rates
-                WHERE code = \(code) AND (\(date)::date IS NULL OR date <= \(date)::date)
+                WHERE code = \(code) AND date <= COALESCE(\(date)::date, 'infinity')
                 ORDER BY date DESC LIMIT 1
                 """, logger: database.logger)
             for try await (day, text) in rows.decode((String, String).self) {
@@ -61,7 +61,7 @@ struct PostgresCurrencyService: CurrencyService {
             // Codes are ISO 4217's three capital letters: `ORDER BY code` is the same in every collation.
             let rows = try await connection.query("""
                 SELECT DISTINCT ON (code) code, \(unescaped: PostgresTimes.day("date")), rate::text FROM currency_rates
-                WHERE \(date)::date IS NULL OR date <= \(date)::date
+                WHERE date <= COALESCE(\(date)::date, 'infinity')
                 ORDER BY code, date DESC
                 """, logger: database.logger)
             for try await (code, day, text) in rows.decode((String, String, String).self) {
@@ -76,7 +76,7 @@ struct PostgresCurrencyService: CurrencyService {
         return try await database.read("reading the latest rate day") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: PostgresTimes.day("max(date)")) FROM currency_rates
-                WHERE \(date)::date IS NULL OR date <= \(date)::date
+                WHERE date <= COALESCE(\(date)::date, 'infinity')
                 """, logger: database.logger)
             for try await day in rows.decode(String?.self) { return day }
             return nil

@@ -187,8 +187,8 @@ struct PostgresOrderService: OrderService {
                 WHERE (\(parts.userID)::bigint IS NULL OR o.user_id = \(parts.userID))
                   AND (\(parts.customer)::text IS NULL OR lower(o.customer) = lower(\(parts.customer)))
                   AND (\(parts.status)::text IS NULL OR o.status = \(parts.status))
-                  AND (\(parts.since)::timestamptz IS NULL OR r.created_at >= \(parts.since)::timestamptz)
-                  AND (\(parts.before)::timestamptz IS NULL OR r.created_at < \(parts.before)::timestamptz)
+                  AND r.created_at >= COALESCE(\(parts.since)::timestamptz, '-infinity')
+                  AND r.created_at < COALESCE(\(parts.before)::timestamptz, 'infinity')
                   AND (\(parts.country)::text IS NULL
                        OR o.id IN (SELECT order_id FROM \(unescaped: parts.addresses) WHERE country = \(parts.country)))
                   AND (\(parts.city)::text IS NULL
@@ -250,8 +250,8 @@ struct PostgresOrderService: OrderService {
                 FROM \(unescaped: shape.from)
                 WHERE s.\(unescaped: kind.count) > 0 AND (\(countsCancelled) OR s.status <> 'cancelled')
                   AND (\(status)::text IS NULL OR s.status = \(status))
-                  AND (\(since)::date IS NULL OR s.day >= \(since)::date)
-                  AND (\(until)::date IS NULL OR s.day <= \(until)::date)
+                  AND s.day >= COALESCE(\(since)::date, '-infinity')
+                  AND s.day <= COALESCE(\(until)::date, 'infinity')
                 GROUP BY \(unescaped: shape.group) \(unescaped: tail)) g
             LEFT JOIN currencies c ON c.code = g.currency
             """
@@ -400,8 +400,8 @@ struct PostgresOrderService: OrderService {
                 WHERE (\(userID)::bigint IS NULL OR o.user_id = \(userID))
                   AND (\(customer)::text IS NULL OR lower(o.customer) = lower(\(customer)))
                   AND (\(status)::text IS NULL OR o.status = \(status))
-                  AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
-                  AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
+                  AND o.created_at >= COALESCE(\(since)::timestamptz, '-infinity')
+                  AND o.created_at < COALESCE(\(before)::timestamptz, 'infinity')
                   AND (\(country)::text IS NULL OR o.id IN (SELECT order_id FROM \(unescaped: addresses) WHERE country = \(country)))
                   AND (\(city)::text IS NULL OR o.id IN (SELECT order_id FROM \(unescaped: addresses) WHERE lower(city) = lower(\(city))))
                   AND (\(countsCancelled) OR o.status <> 'cancelled')
@@ -418,8 +418,8 @@ struct PostgresOrderService: OrderService {
             WHERE (\(userID)::bigint IS NULL OR o.user_id = \(userID))
               AND (\(customer)::text IS NULL OR lower(o.customer) = lower(\(customer)))
               AND (\(status)::text IS NULL OR o.status = \(status))
-              AND (\(since)::timestamptz IS NULL OR o.created_at >= \(since)::timestamptz)
-              AND (\(before)::timestamptz IS NULL OR o.created_at < \(before)::timestamptz)
+              AND o.created_at >= COALESCE(\(since)::timestamptz, '-infinity')
+              AND o.created_at < COALESCE(\(before)::timestamptz, 'infinity')
               AND (\(country)::text IS NULL OR a.country = \(country))
               AND (\(city)::text IS NULL OR lower(a.city) = lower(\(city)))
             \(unescaped: tail)
