@@ -10,8 +10,11 @@
 // still sends the rows without a partner through `shopsh_audit_row` (a removal and an addition), in
 // the same order as before (by id).
 //
-// And the audit row's role is asked once per statement (it was the column's default, a call per
-// row), and the products' search-words trigger pairs the rows before it splits their words.
+// An UPDATE of another table keyed by id (orders, users, addresses, notes, coupons) pairs its rows
+// by id before it compares their images, instead of comparing every image with every other
+// (an UPDATE of only the times of 40,000 orders: audit 1.05 → 0.43 s). And the audit row's role
+// is asked once per statement (it was the column's default, a call per row), and the products'
+// search-words trigger pairs the rows before it splits their words.
 
 /// The DDL of migration 27 (constant SQL; the schema's name is quoted by the server).
 package enum PostgresBulkAuditSchema {
@@ -90,8 +93,33 @@ package enum PostgresBulkAuditSchema {
         """
     }
 
-    /// `shopsh_audit_statement` as migrations 24 and 25 left it, with products' UPDATE set-based
-    /// and the role asked once.
+    /// The audited tables whose audit key is their `id` column (`shopsh_audit_key`'s last branch),
+    /// products aside (`productUpdate`).
+    static let keyedByID = ["orders", "users", "addresses", "notes", "coupons"]
+
+    /// An UPDATE of a table keyed by id: the rows paired by id, then the pairs whose images are the
+    /// same but for `updated_at` left out — the rows migration 22's filter leaves (an image holds
+    /// its key, so a row's unchanged image can only be its own pair's), without comparing every
+    /// image with every other and without the key read back from the images: an UPDATE of only
+    /// the times of 500,000 orders spent 20.4 s there. The other tables keep that path.
+    static var idPairedUpdate: String {
+        """
+        IF TG_OP = 'UPDATE' AND TG_TABLE_NAME IN (\(keyedByID.map { "'\($0)'" }.joined(separator: ", "))) THEN
+            INSERT INTO audit_log (role, command, entity, entity_id, action, before, after)
+            SELECT session_role, command, a.entity, a.entity_id, a.action, a.before, a.after
+            FROM (SELECT to_jsonb(o) AS old_image, to_jsonb(n) AS new_image
+                  FROM old_rows o FULL JOIN new_rows n ON n.id = o.id OFFSET 0) p
+            CROSS JOIN LATERAL shopsh_audit_row(TG_TABLE_NAME, shopsh_action, p.old_image, p.new_image) a
+            WHERE p.old_image IS NULL OR p.new_image IS NULL OR p.old_image - 'updated_at' <> p.new_image - 'updated_at'
+            ORDER BY a.sort_number, a.sort_text;
+            RETURN NULL;
+        END IF;
+
+        """
+    }
+
+    /// `shopsh_audit_statement` as migrations 24 and 25 left it, with products' UPDATE set-based,
+    /// the tables keyed by id paired by id, and the role asked once.
     static var auditStatement: String {
         var text = PostgresOperationMarkSchema.marking(PostgresLongRunSchema.auditStatement)
         precondition(!text.contains("operation_in_progress"), "migration 27: the audit trigger still asks operation_in_progress itself")
@@ -101,7 +129,7 @@ package enum PostgresBulkAuditSchema {
                                                  with: "INSERT INTO audit_log (role, command, entity, entity_id, action, before, after)")
         text = PostgresHardeningSchema.replacing(text, "SELECT command, ", with: "SELECT session_role, command, ")
         let coupons = "    IF TG_TABLE_NAME = 'coupons' AND TG_OP = 'INSERT' THEN\n"
-        return PostgresHardeningSchema.replacing(text, coupons, with: PostgresServerRules.formatted(productUpdate) + coupons)
+        return PostgresHardeningSchema.replacing(text, coupons, with: PostgresServerRules.formatted(productUpdate + idPairedUpdate) + coupons)
     }
 
     /// `shopsh_note_search_words` as migration 7 left it, pairing the rows before it reads their

@@ -199,7 +199,7 @@ enum PostgresSchema {
                           statements: PostgresOperationMarkSchema.statements),
         PostgresMigration(version: 26, name: "v26: the functions every audited statement calls keep their plans",
                           statements: PostgresCachedPlanSchema.statements),
-        PostgresMigration(version: 27, name: "v27: an UPDATE of many products is audited set-based",
+        PostgresMigration(version: 27, name: "v27: an UPDATE of many rows is audited set-based (products) or paired by id",
                           statements: PostgresBulkAuditSchema.statements),
     ]
 
