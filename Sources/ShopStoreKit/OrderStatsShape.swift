@@ -24,30 +24,29 @@ public struct OrderStatsShape: Sendable {
 public struct DaySummaries: Sendable {
     /// Per day, currency and status; per product too; per customer too.
     public let days: String, products: String, customers: String
+    /// Per category too, where the products' summary cannot answer for categories: sales, whose
+    /// orders count an order holding two products of one category once (CategorySummarySQL). Nil
+    /// for refunds, which add up amounts and units only: their products' summary answers.
+    public let categories: String?
     /// What a row adds up, as `OrderStatsShape.sums` lists it.
     public let figures: [String]
     /// The column that is 0 in a row whose figures were all taken away.
     public let count: String
-    /// Whether the products' summary answers for categories: not for sales, whose orders count
-    /// an order holding two products of one category once (only its lines tell); for refunds,
-    /// which add up amounts and units only.
-    public let answersCategories: Bool
 
     /// Orders, units, gross and net of the orders and their lines.
     public static let sales = DaySummaries(days: "sales_days", products: "sales_day_products", customers: "sales_day_customers",
-                                           figures: ["orders", "items", "gross", "net"], count: "orders",
-                                           answersCategories: false)
+                                           categories: CategorySummarySQL.table, figures: CategorySummarySQL.figures, count: "orders")
     /// The amount given back and the units returned.
     public static let refunds = DaySummaries(days: "refund_days", products: "refund_day_products", customers: "refund_day_customers",
-                                             figures: ["amount", "units"], count: "refunds",
-                                             answersCategories: true)
+                                             categories: nil, figures: ["amount", "units"], count: "refunds")
 }
 
 extension OrderStatsShape {
     /// The shape of `grouping` over a store's day summaries (`s`) of `kind`: the days table for
-    /// days and statuses, the products one for products and, where it answers for them,
-    /// categories (a product's category as it is now, as the lines' report reads it), the
-    /// customers one for customers; nil for what no summary keeps (coupons). A product or customer deleted since is id 0 there: its
+    /// days and statuses, the products one for products, the categories one for categories (else
+    /// the products one: a product's category as it is now, as the lines' report reads it; lines
+    /// whose product is gone have none), the customers one for customers; nil for what no summary
+    /// keeps (coupons). A product or customer deleted since is id 0 there: its
     /// rows are told apart by the SKU or name they had, as the lines and orders tell them.
     /// `day` is the dialect's `YYYY-MM-DD` of `s.day`; `noID` and `noTitle` its typed NULLs;
     /// `sum` wraps a sum (PostgreSQL's cast back to bigint).
@@ -66,7 +65,10 @@ extension OrderStatsShape {
             return OrderStatsShape(labels: "\(current("sku")), nullif(s.product_id, 0), \(current("title")), s.currency",
                                    sums: sums, from: "\(kind.products) s", group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
         case .category:
-            guard kind.answersCategories else { return nil }
+            if let categories = kind.categories {
+                return OrderStatsShape(labels: "CASE WHEN s.no_product = 1 THEN NULL ELSE s.category END, \(noID), \(noTitle), s.currency",
+                                       sums: sums, from: "\(categories) s", group: "s.no_product, s.category, s.currency")
+            }
             return OrderStatsShape(labels: "p.category, \(noID), \(noTitle), s.currency", sums: sums, from: products,
                                    group: "p.category, s.currency")
         case .customer:

@@ -162,7 +162,8 @@ final class PostgresSeeder: ShopSeeder {
         var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
         for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSummarySchema.beforeSeed
-                            + PostgresRefundSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed {
+                            + PostgresRefundSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed
+                            + PostgresCategorySummarySchema.beforeSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
@@ -207,7 +208,8 @@ final class PostgresSeeder: ShopSeeder {
             }
         }
         for statement in PostgresSearchSchema.afterSeed + PostgresSalesSummarySchema.afterSeed
-                            + PostgresRefundSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed {
+                            + PostgresRefundSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed
+                            + PostgresCategorySummarySchema.afterSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for note in notes {

@@ -182,7 +182,8 @@ extension SQLiteStore {
             }
             // The search index and the sales days are built once at the end, not row by row (a
             // million products: 2 s instead of 40).
-            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers {
+            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers
+                            + Schema.categorySummaryTriggers {
                 try db.execute(sql: "DROP TRIGGER \(trigger.name)")
             }
             // Every product's stock comes with an opening ledger row, set once for the whole seed
@@ -195,7 +196,10 @@ extension SQLiteStore {
             try db.execute(sql: Schema.refillSalesDays)
             try db.execute(sql: Schema.refillSalesSummaries)
             try db.execute(sql: Schema.refillRefundSummaries)
-            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers { try db.execute(sql: trigger.sql) }
+            try db.execute(sql: Schema.refillCategorySummary)
+            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers + Schema.categorySummaryTriggers {
+                try db.execute(sql: trigger.sql)
+            }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")
             for trigger in Schema.searchTriggers { try db.execute(sql: trigger.sql) }
             try SQLiteProductService.refillSearchWords(db)

@@ -14,7 +14,8 @@ enum Schema {
                                  "v8: returns and refunds", "v9: stock ledger", "v10: addresses, shipments and notes",
                                  "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
                                  "v14: day summaries per product and customer; basket summaries",
-                                 "v15: refund summaries per day, product and customer"]
+                                 "v15: refund summaries per day, product and customer",
+                                 "v16: day summaries per category"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -23,7 +24,7 @@ enum Schema {
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
                              "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers", "basket_summaries",
-                             "refund_days", "refund_day_products", "refund_day_customers"]
+                             "refund_days", "refund_day_products", "refund_day_customers", "sales_day_categories"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -404,6 +405,12 @@ enum Schema {
             try db.execute(sql: refundSummaryTables)
             try db.execute(sql: refillRefundSummaries)
             for trigger in refundSummaryTriggers { try db.execute(sql: trigger.sql) }
+        }
+        // v16: the category report reads a day summary too (CategorySummarySchema).
+        register(16) { db in
+            try db.execute(sql: categorySummaryTable)
+            try db.execute(sql: refillCategorySummary)
+            for trigger in categorySummaryTriggers { try db.execute(sql: trigger.sql) }
         }
         return migrator
     }

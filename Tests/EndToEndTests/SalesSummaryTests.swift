@@ -1,7 +1,8 @@
-// SalesSummaryTests: the product and customer reports, which read the stores' day summaries
-// (issue 40), equal a GROUP BY over the orders and their lines after changes made behind shopsh's
-// back at sqlite3 or psql — statuses moved and days shifted in bulk, quantities changed, an order
-// and its lines inserted and another deleted, a product and a customer deleted; and the refunds
+// SalesSummaryTests: the product, category and customer reports, which read the stores' day
+// summaries (issue 40), equal a GROUP BY over the orders and their lines after changes made behind
+// shopsh's back at sqlite3 or psql — statuses moved and days shifted in bulk, quantities changed,
+// products moved to other categories, an order and its lines inserted and another deleted, a line
+// deleted, a product and a customer deleted; and the refunds
 // of every report, which read the refund summaries, a GROUP BY over the refunds after refunds
 // moved, changed, copied in and deleted with their order. Both stores (the PostgreSQL pass runs
 // it on the server).
@@ -30,12 +31,13 @@ import ShopStoreKit
         return rows
     }
 
-    @Test func productAndCustomerReportsEqualAGroupByOverTheOrdersAfterChangesBehindShopsh() async throws {
+    @Test func productCategoryAndCustomerReportsEqualAGroupByOverTheOrdersAfterChangesBehindShopsh() async throws {
         let sandbox = try await ShopshSandbox()
         _ = try await sandbox.ok("products show 1")
         let dayShift = ShopshSandbox.onPostgres ? "created_at - interval '3 days'" : "strftime('%Y-%m-%dT%H:%M:%SZ', created_at, '-3 days')"
         let changes = """
             PRAGMA foreign_keys = ON;
+            UPDATE products SET category = 'beauty' WHERE id IN (1, 2, 30, 117);
             UPDATE orders SET status = 'paid' WHERE status = 'placed' AND id % 2 = 0;
             UPDATE orders SET created_at = \(dayShift) WHERE id % 7 = 0;
             UPDATE orders SET status = 'cancelled' WHERE id % 11 = 0 AND status = 'delivered';
@@ -51,6 +53,8 @@ import ShopStoreKit
             INSERT INTO orders SELECT * FROM copied_orders;
             INSERT INTO order_lines SELECT * FROM copied_lines;
             DELETE FROM orders WHERE id = 900002;
+            DELETE FROM order_lines WHERE line_number = 2 AND order_id % 9 = 0;
+            UPDATE products SET category = CASE WHEN id % 2 = 0 THEN 'groceries' ELSE 'furniture' END WHERE id BETWEEN 40 AND 60;
             DELETE FROM products WHERE id = 117;
             DELETE FROM users WHERE id = 26;
             """
@@ -68,7 +72,14 @@ import ShopStoreKit
                    sum(total_minor), sum(discounted_total_minor)
             FROM orders WHERE status <> 'cancelled' GROUP BY 1
             """))
-        #expect(expectedProducts.count > 100 && expectedCustomers.count > 100)
+        let expectedCategories = await Self.rows(try sandbox.writeBehindShopsh(sqlite: """
+            SELECT coalesce(p.category, '(none)'), count(DISTINCT l.order_id), sum(l.unit_price_minor * l.quantity),
+                   sum(\(LineTotalSQL.orderLinePaid("l")))
+            FROM order_lines l JOIN orders o ON o.id = l.order_id LEFT JOIN products p ON p.id = l.product_id
+            WHERE o.status <> 'cancelled' GROUP BY 1
+            """))
+        #expect(expectedProducts.count > 100 && expectedCustomers.count > 100 && expectedCategories.count > 5)
+        #expect(expectedCategories["(none)"] != nil && expectedCategories["beauty"] != nil)
         #expect(expectedProducts.keys.contains { $0.hasPrefix("sku ") } && expectedCustomers.keys.contains { $0.hasPrefix("name ") })
 
         /// shopsh's report, keyed like the GROUP BY (what was paid: its net with the refunds given back).
@@ -76,7 +87,8 @@ import ShopStoreKit
             let objects = try await #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
             var rows: [String: [Int64]] = [:]
             for object in objects {
-                let key = (object[id] as? Int).map(String.init) ?? "\(grouping == "product" ? "sku" : "name") \(object[name] as? String ?? "")"
+                let key = grouping == "category" ? object[name] as? String ?? "(none)"
+                    : (object[id] as? Int).map(String.init) ?? "\(grouping == "product" ? "sku" : "name") \(object[name] as? String ?? "")"
                 let net = (Self.cents(object["net"]) ?? 0) + (Self.cents(object["refunds"]) ?? 0)
                 rows[key] = [Int64(object["orders"] as? Int ?? -1), Self.cents(object["gross"]) ?? -1, net]
             }
@@ -84,6 +96,7 @@ import ShopStoreKit
         }
         await #expect(try report("product", id: "product_id", name: "sku") == expectedProducts)
         await #expect(try report("customer", id: "user_id", name: "customer") == expectedCustomers)
+        await #expect(try report("category", id: "", name: "category") == expectedCategories)
     }
 
     @Test func refundsOfEveryReportEqualAGroupByOverTheRefundsAfterChangesBehindShopsh() async throws {

@@ -106,11 +106,13 @@ import Testing
         let after = try store.read { db in try Self.contents(db) }
         // Every row kept; v13 adds one to shop_meta: from when the audit log answers `--as-of`;
         // v14 counts the one order line and its order into the day summaries, and each non-empty
-        // basket into the basket summaries; v15 adds the (empty) refund summaries.
+        // basket into the basket summaries; v15 adds the (empty) refund summaries; v16 counts the
+        // order line into the category summary.
         var expected = before.counts
         expected["shop_meta", default: 0] += 1
         expected["sales_day_products"] = 1
         expected["sales_day_customers"] = 1
+        expected["sales_day_categories"] = 1
         // v15's refund summaries: empty, as a v3 store had no refunds.
         for table in ["refund_days", "refund_day_products", "refund_day_customers"] { expected[table] = 0 }
         expected["basket_summaries"] = try store.read { db in try Int.fetchOne(db, sql: "SELECT count(DISTINCT user_id) FROM basket_lines") }
@@ -118,9 +120,11 @@ import Testing
         #expect(try store.read { db in try String.fetchOne(db, sql: "SELECT value FROM shop_meta WHERE key = 'history_since'") } != nil)
         #expect(after.products == before.products)
         // Later migrations add their own (v5: the search index's triggers; v9: the stock ledger's,
-        // which opens it with one row per product; v14: the basket summaries'); v4 keeps v3's.
+        // which opens it with one row per product; v14: the basket summaries'; v16: the category
+        // summary's); v4 keeps v3's.
         #expect(after.dependents.filter { !$0.contains("products_search") && !$0.contains("products_stock_ledger")
-                                          && !$0.contains("products_by_barcode") && !$0.contains("basket_summary") } == before.dependents)
+                                          && !$0.contains("products_by_barcode") && !$0.contains("basket_summary")
+                                          && !$0.contains("category_summary") } == before.dependents)
         // v12: no barcodes, no details and no reviews for the store's products (the README says why).
         #expect(try store.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM products WHERE barcode IS NULL AND details = '{}'")

@@ -90,7 +90,7 @@ enum ContractData {
     }
 
     /// A report row of `group` in USD with no figures yet.
-    static func salesFigures(_ group: String) -> OrderStatsRow {
+    static func salesFigures(_ group: String?) -> OrderStatsRow {
         OrderStatsRow(group: group, orders: 0, items: 0, gross: usd(0), net: usd(0))
     }
 

@@ -302,20 +302,28 @@ extension StoreContract {
         #expect(try await actual(.status) == expected { _, _, _, _ in "placed" })
     }
 
-    /// The products' and customers' figures a store keeps (its day summaries) equal a recount of
-    /// the orders and their lines, and its refund figures (the refund summaries) a recount of the
-    /// orders' refunds, read back through the service, after random checkouts, status moves and
-    /// cancels, returns, goodwill refunds, a product and a user deleted, for the whole history, a
-    /// window of days and one status.
+    /// The products', categories' and customers' figures a store keeps (its day summaries) equal a
+    /// recount of the orders and their lines (a category counts an order once however many of its
+    /// lines it holds, under the products' categories as they are now), and its refund figures
+    /// (the refund summaries) a recount of the orders' refunds, read back through the service,
+    /// after random checkouts, status moves and cancels, returns, goodwill refunds, products moved
+    /// to another category, a product and a user deleted, for the whole history, a window of days
+    /// and one status.
     static func summariesEqualARecount(_ shop: ShopServices) async throws {
         var random = SplitMix64(seed: 40)
         for index in 0..<6 {
-            try await ContractData.addProduct(shop, sku: "S-\(index)", price: Int64(100 + 37 * index), discount: 250 * index, stock: 10_000)
+            try await ContractData.addProduct(shop, sku: "S-\(index)", category: index < 4 ? "kitchen" : "garden",
+                                              price: Int64(100 + 37 * index), discount: 250 * index, stock: 10_000)
         }
         for name in ["ann", "bob", "cy", "di"] { try await ContractData.addUser(shop, name) }
         var orders: [Int64] = []
-        var deletedProduct = false, deletedUser = false
+        var deletedProduct = false, deletedUser = false, recategorised = 0
         for step in 0..<60 {
+            if step == 25 || step == 45 {
+                // A product moves to another category: the orders holding it are counted again.
+                _ = try await shop.products.updateProduct(step == 25 ? "S-3" : "S-4", ProductChanges(category: step == 25 ? "garden" : "tools"))
+                recategorised += 1
+            }
             switch Int.random(in: 0...9, using: &random) {
             case 0...4:
                 let customer = ["ann", "bob", "cy", "di"].filter { !deletedUser || $0 != "cy" }.randomElement(using: &random) ?? "ann"
@@ -365,6 +373,27 @@ extension StoreContract {
                 let day = String(order.createdAt.prefix(10))
                 if let since = filter.since, day < since { continue }
                 if let until = filter.until, day > until { continue }
+                if grouping == .category {
+                    var held: [String: OrderStatsRow] = [:]
+                    for line in order.lines {
+                        let key = products.first { $0.id == line.productID }?.category ?? ""
+                        var row = held[key] ?? ContractData.salesFigures(key.isEmpty ? nil : key)
+                        row.orders = 1
+                        row.items += Int64(line.quantity)
+                        row.gross = ContractData.usd(row.gross.minorUnits + line.unitPrice.minorUnits * Int64(line.quantity))
+                        row.net = ContractData.usd(row.net.minorUnits + (try line.paidTotal).minorUnits)
+                        held[key] = row
+                    }
+                    for (key, part) in held {
+                        guard var row = rows[key] else { rows[key] = part; continue }
+                        row.orders += 1
+                        row.items += part.items
+                        row.gross = ContractData.usd(row.gross.minorUnits + part.gross.minorUnits)
+                        row.net = ContractData.usd(row.net.minorUnits + part.net.minorUnits)
+                        rows[key] = row
+                    }
+                    continue
+                }
                 if grouping == .customer {
                     let key = order.userID.map { "id \($0)" } ?? order.customer
                     var row = rows[key] ?? ContractData.salesFigures(order.customer)
@@ -398,7 +427,7 @@ extension StoreContract {
             return rows
         }
         let window = OrderFilter(since: days.first, until: days.first)
-        for grouping in [OrderStatsGrouping.product, .customer] {
+        for grouping in [OrderStatsGrouping.product, .category, .customer] {
             for filter in [OrderFilter(), window, OrderFilter(status: .cancelled), OrderFilter(status: .refunded)] {
                 #expect(try await stored(grouping, filter) == recount(grouping, filter), "\(grouping) \(filter)")
             }
@@ -447,6 +476,10 @@ extension StoreContract {
         let refunds = all.flatMap(\.refunds)
         #expect(refunds.contains { $0.lineNumber == nil } && refunds.contains { $0.lineNumber != nil && $0.productID == nil },
                 "the random changes took in goodwill refunds and a deleted product's returns")
-        #expect(deletedProduct && deletedUser && orders.count > 10, "the random changes took in a deleted product and user")
+        #expect(deletedProduct && deletedUser && recategorised > 0 && orders.count > 10,
+                "the random changes took in a deleted product and user, and a product moved to another category")
+        #expect(all.contains { order in
+            Set(order.lines.map { line in products.first { $0.id == line.productID }?.category ?? "" }).count < order.lines.count
+        }, "an order holds two lines of one category")
     }
 }
