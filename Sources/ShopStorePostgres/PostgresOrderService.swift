@@ -206,9 +206,9 @@ struct PostgresOrderService: OrderService {
         }
     }
 
-    /// Days and statuses come from `sales_days`, products and customers from their day
-    /// summaries (PostgresSalesSummarySchema), unless the filter names a customer or a place;
-    /// categories and coupons read the orders and their lines.
+    /// Days and statuses come from `sales_days`, products, customers and categories from their
+    /// day summaries (PostgresSalesSummarySchema, PostgresCategorySummarySchema), unless the filter
+    /// names a customer or a place; coupons read the orders.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored

@@ -142,9 +142,9 @@ struct SQLiteOrderService: OrderService {
         return recorded
     }
 
-    /// Days and statuses come from `sales_days`, products and customers from their day
-    /// summaries (SalesSummarySchema), unless the filter names a customer or a place; categories
-    /// and coupons read the orders and their lines.
+    /// Days and statuses come from `sales_days`, products, customers and categories from their
+    /// day summaries (SalesSummarySchema, CategorySummarySchema), unless the filter names a
+    /// customer or a place; coupons read the orders.
     func orderStats(_ query: OrderStatsQuery) async throws -> [OrderStatsRow] {
         try query.filter.check()
         let grouping = query.grouping.stored
