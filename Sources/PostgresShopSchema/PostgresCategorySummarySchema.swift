@@ -33,27 +33,31 @@ package enum PostgresCategorySummarySchema {
         "SELECT \(CategorySummarySQL.lineColumns.joined(separator: ", ")) FROM \(rows)"
     }
 
-    /// Rows of `old_orders` and `new_orders` whose day, currency or status differ, as `side` had them.
-    private static func movedOrders(_ side: String) -> String {
-        let of = { (alias: String) in "(\(alias).created_at AT TIME ZONE 'UTC')::date, \(alias).currency, \(alias).status" }
-        return "(SELECT \(side).* FROM old_orders o JOIN new_orders n ON n.id = o.id WHERE (\(of("o"))) IS DISTINCT FROM (\(of("n"))))"
-    }
-
     package static var statements: [String] {
-        // A line UPDATE's rows that changed a counted column, as they were and as they are.
-        let changedOld = "(\(lineRows("old_lines")) EXCEPT ALL \(lineRows("new_lines")))"
-        let changedNew = "(\(lineRows("new_lines")) EXCEPT ALL \(lineRows("old_lines")))"
-        let touched = "(SELECT order_id FROM \(changedOld) x UNION SELECT order_id FROM \(changedNew) y)"
-        // The products an UPDATE recategorised, and every product as it stood before the statement.
+        let lines = CategorySummarySQL.lines
+        // A line UPDATE's rows that changed a counted column, as they were and as they are, and their orders.
+        let changedLines = """
+            changed_old AS (\(lineRows("old_lines")) EXCEPT ALL \(lineRows("new_lines"))),
+            changed_new AS (\(lineRows("new_lines")) EXCEPT ALL \(lineRows("old_lines"))),
+            touched AS (SELECT order_id FROM changed_old UNION SELECT order_id FROM changed_new)
+            """
+        // An orders UPDATE's rows whose day, currency or status moved, with the old values.
+        let day = { (alias: String) in "(\(alias).created_at AT TIME ZONE 'UTC')::date, \(alias).currency, \(alias).status" }
+        let movedOrders = """
+            moved AS (SELECT n.id, n.created_at, n.currency, n.status, o.created_at AS old_created_at,
+                             o.currency AS old_currency, o.status AS old_status
+                      FROM old_orders o JOIN new_orders n ON n.id = o.id WHERE (\(day("o"))) IS DISTINCT FROM (\(day("n")))),
+            moved_before AS (SELECT id, old_created_at AS created_at, old_currency AS currency, old_status AS status FROM moved)
+            """
+        // A products UPDATE's recategorised products, the orders holding them, and every product
+        // as it stood before the statement.
         let recategorised = """
-            (SELECT l.order_id FROM order_lines l WHERE l.product_id IN
-                (SELECT o.id FROM old_products o JOIN new_products n ON n.id = o.id WHERE o.category IS DISTINCT FROM n.category))
+            holding AS (SELECT l.order_id FROM order_lines l WHERE l.product_id IN
+                (SELECT o.id FROM old_products o JOIN new_products n ON n.id = o.id WHERE o.category IS DISTINCT FROM n.category)),
+            products_before AS (SELECT id, category FROM old_products
+                                UNION ALL SELECT id, category FROM products WHERE id NOT IN (SELECT id FROM new_products))
             """
-        let productsBefore = """
-            (SELECT id, category FROM old_products
-             UNION ALL SELECT id, category FROM products WHERE id NOT IN (SELECT id FROM new_products))
-            """
-        let holding = "(SELECT order_id FROM order_lines WHERE product_id = OLD.id)"
+        let holdingOld = "(SELECT order_id FROM order_lines WHERE product_id = OLD.id)"
         var all = [
             """
             CREATE TABLE sales_day_categories (
@@ -70,33 +74,29 @@ package enum PostgresCategorySummarySchema {
             )
             """,
         ] + summary.refill
-        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_inserted", summary.recount(
-            before: CategorySummarySQL.lines(ofOrders: "(SELECT order_id FROM new_lines)",
-                                             except: "(SELECT order_id, line_number FROM new_lines)"),
-            after: CategorySummarySQL.lines(ofOrders: "(SELECT order_id FROM new_lines)")))
-        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_updated", summary.recount(
-            before: CategorySummarySQL.lines(ofOrders: touched, except: "(SELECT order_id, line_number FROM \(changedNew) z)",
-                                             plus: "SELECT * FROM \(changedOld) w"),
-            after: CategorySummarySQL.lines(ofOrders: touched)))
-        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_deleted", summary.recount(
-            before: CategorySummarySQL.lines(ofOrders: "(SELECT order_id FROM old_lines)", plus: lineRows("old_lines")),
-            after: CategorySummarySQL.lines(ofOrders: "(SELECT order_id FROM old_lines)")))
-        all += PostgresServerRules.triggerFunction("shopsh_categories_orders_updated", summary.recount(
-            before: CategorySummarySQL.lines(ofOrders: "(SELECT id FROM \(movedOrders("o")) m)"),
-            after: CategorySummarySQL.lines(ofOrders: "(SELECT id FROM \(movedOrders("n")) m)"),
-            beforeOrders: movedOrders("o"), afterOrders: movedOrders("n")))
-        all += PostgresServerRules.triggerFunction("shopsh_categories_products_updated", summary.recount(
-            before: CategorySummarySQL.lines(ofOrders: recategorised), after: CategorySummarySQL.lines(ofOrders: recategorised),
-            beforeProducts: productsBefore))
+        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_inserted", [summary.recount(
+            before: lines("(SELECT order_id FROM new_lines)", "(SELECT order_id, line_number FROM new_lines)", nil),
+            after: lines("(SELECT order_id FROM new_lines)", nil, nil))])
+        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_updated", [summary.recount(
+            before: lines("(SELECT order_id FROM touched)", "(SELECT order_id, line_number FROM changed_new)", "SELECT * FROM changed_old"),
+            after: lines("(SELECT order_id FROM touched)", nil, nil), with: changedLines)])
+        all += PostgresServerRules.triggerFunction("shopsh_categories_lines_deleted", [summary.recount(
+            before: lines("(SELECT order_id FROM old_lines)", nil, lineRows("old_lines")),
+            after: lines("(SELECT order_id FROM old_lines)", nil, nil))])
+        all += PostgresServerRules.triggerFunction("shopsh_categories_orders_updated", [summary.recount(
+            before: lines("(SELECT id FROM moved)", nil, nil), after: lines("(SELECT id FROM moved)", nil, nil),
+            beforeOrders: "moved_before", afterOrders: "moved", with: movedOrders)])
+        all += PostgresServerRules.triggerFunction("shopsh_categories_products_updated", [summary.recount(
+            before: lines("(SELECT order_id FROM holding)", nil, nil), after: lines("(SELECT order_id FROM holding)", nil, nil),
+            beforeProducts: "products_before", with: recategorised)])
         all += [
             PostgresServerRules.inThisSchema("""
                 CREATE FUNCTION shopsh_categories_product_go() RETURNS trigger
                 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 BEGIN
                 -- Its lines still name it: the orders holding it are recounted with them as having no product.
-                \(PostgresServerRules.formatted(summary.recount(
-                    before: CategorySummarySQL.lines(ofOrders: holding), after: CategorySummarySQL.lines(ofOrders: holding),
-                    afterGone: "p.id IS NULL OR l.product_id = OLD.id").map { $0 + ";" }.joined(separator: "\n")))
+                \(PostgresServerRules.formatted(summary.recount(before: lines(holdingOld, nil, nil), after: lines(holdingOld, nil, nil),
+                                                               afterGone: "p.id IS NULL OR l.product_id = OLD.id")));
                 RETURN OLD;
                 END
                 $body$

@@ -6,9 +6,9 @@
 // A line counts under its product's category *as it is now* (the report's meaning); a line whose
 // product is gone counts under "no product" (`no_product` 1, `category` ''). An order counts once in
 // a category however many of its lines the category holds, so no line can be counted in or out
-// alone: every change recounts the orders it touches — their lines as they stood before the change
-// are counted out and as they stand after it counted in. Rows are never deleted; one whose `orders`
-// fell to 0 is read as absent.
+// alone: every change recounts the orders it touches — the difference between their lines as they
+// stand after the change and as they stood before it is added, in one statement. Rows are never
+// deleted; one whose `orders` fell to 0 is read as absent.
 
 /// The category summary as SQL both stores run (constant SQL, never values).
 public struct CategorySummarySQL: Sendable {
@@ -50,36 +50,38 @@ public struct CategorySummarySQL: Sendable {
             """
     }
 
-    /// `grouped` counted into (`sign` 1) or out of (-1) the summary, in key order (so two
-    /// statements never lock two rows in opposite orders). The target is named, not aliased:
-    /// SQLite's triggers take no alias there.
-    public func count(_ grouped: String, sign: Int) -> String {
+    /// `grouped`'s figures added to the summary's rows (a new key makes its row), in key order (so
+    /// two statements never lock two rows in opposite orders), after `with` (a `WITH` list). The
+    /// target is named, not aliased: SQLite's triggers take no alias there.
+    public func add(_ grouped: String, with: String? = nil) -> String {
         let table = Self.table, keys = Self.key
-        let order = (1...keys.count).map(String.init).joined(separator: ", ")
-        if sign > 0 {
-            let updates = Self.figures.map { "\($0) = \(table).\($0) + excluded.\($0)" }
-            return """
-                INSERT INTO \(table) (\((keys + Self.figures).joined(separator: ", ")))
-                SELECT * FROM (\(grouped)) g WHERE true ORDER BY \(order)
-                ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))
-                """
-        }
-        let updates = Self.figures.enumerated().map { "\($0.element) = \(table).\($0.element) - c.c\(keys.count + $0.offset)" }
+        let updates = Self.figures.map { "\($0) = \(table).\($0) + excluded.\($0)" }
         return """
-            UPDATE \(table) SET \(updates.joined(separator: ", "))
-            FROM (\(grouped) ORDER BY \(order)) c
-            WHERE \(keys.enumerated().map { "\(table).\($0.element) = c.c\($0.offset)" }.joined(separator: " AND "))
+            \(with.map { "WITH \($0) " } ?? "")INSERT INTO \(table) (\((keys + Self.figures).joined(separator: ", ")))
+            SELECT * FROM (\(grouped)) g WHERE true ORDER BY \((1...keys.count).map(String.init).joined(separator: ", "))
+            ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))
             """
     }
 
-    /// Some orders recounted: their lines as they stood (`before`, under `beforeOrders`, products
-    /// `beforeProducts` or a product's `beforeCategory`) counted out, and as they stand (`after`,
-    /// `afterGone`) counted in.
+    /// Some orders recounted, in one statement: the difference between their lines as they stand
+    /// (`after`, with `afterGone`) and as they stood (`before`, under `beforeOrders`, products
+    /// `beforeProducts` or a product's `beforeCategory`), added to the summary where it is not
+    /// nothing. `with`: a `WITH` list the relations may name (PostgreSQL only: SQLite's triggers
+    /// take none).
     public func recount(before: String, after: String, beforeOrders: String = "orders", afterOrders: String = "orders",
                         beforeProducts: String = "products", beforeCategory: String = "p.category",
-                        afterGone: String = "p.id IS NULL") -> [String] {
-        [count(grouped(lines: before, orders: beforeOrders, products: beforeProducts, category: beforeCategory), sign: -1),
-         count(grouped(lines: after, orders: afterOrders, gone: afterGone), sign: 1)]
+                        afterGone: String = "p.id IS NULL", with: String? = nil) -> String {
+        let keys = (0..<Self.key.count).map { "c\($0)" }
+        let figures = (Self.key.count..<(Self.key.count + Self.figures.count)).map { "c\($0)" }
+        let difference = """
+            SELECT \((keys + figures.map { "\(sum($0)) AS \($0)" }).joined(separator: ", ")) FROM (
+                SELECT \((keys + figures.map { "-\($0) AS \($0)" }).joined(separator: ", "))
+                FROM (\(grouped(lines: before, orders: beforeOrders, products: beforeProducts, category: beforeCategory))) b
+                UNION ALL SELECT * FROM (\(grouped(lines: after, orders: afterOrders, gone: afterGone))) a) d
+            GROUP BY \((1...keys.count).map(String.init).joined(separator: ", "))
+            HAVING \(figures.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            """
+        return add(difference, with: with)
     }
 
     /// The lines of the orders `orders` (an SQL list or subquery of order ids) as the table holds
@@ -98,6 +100,6 @@ public struct CategorySummarySQL: Sendable {
 
     /// The summary emptied and counted again from every order's lines (a migration, after a seed).
     public var refill: [String] {
-        ["DELETE FROM \(Self.table)", count(grouped(lines: "order_lines"), sign: 1)]
+        ["DELETE FROM \(Self.table)", add(grouped(lines: "order_lines"))]
     }
 }

@@ -32,9 +32,7 @@ extension Schema {
     static var refillCategorySummary: String { categorySummary.refill.map { $0 + ";" }.joined(separator: "\n") }
 
     /// A trigger's body recounting orders (CategorySummarySQL.recount).
-    private static func recounted(_ statements: [String]) -> String {
-        statements.map { $0 + ";" }.joined(separator: "\n")
-    }
+    private static func recounted(_ statement: String) -> String { statement + ";" }
 
     /// The triggers that keep the summary (a seed drops them and refills once).
     static let categorySummaryTriggers: [(name: String, sql: String)] = {
