@@ -1,10 +1,11 @@
 // CategorySummarySchema: Schema v16 — the category summary (CategorySummarySQL) in SQLite: its
 // table, and the triggers that keep it equal to a recount from the orders' lines through any change
-// (shopsh's, or a statement at sqlite3). Each recounts the order a row belongs to — its lines as
-// they stood before the change counted out, as they stand after it counted in:
-// a line added, changed or deleted; an order whose day, currency or status changes; a product
-// whose category changes (the orders holding it); a product deleted (before it goes, while its
-// lines still name it: they count as having no product; losing the id then moves nothing more).
+// (shopsh's, or a statement at sqlite3). Each recounts the orders a row touches — the difference
+// between their lines as they stand after the change and as they stood before it, in one
+// statement: a line added, changed or deleted; an order whose day, currency or status changes; a
+// product whose category changes (the orders holding it); a product deleted (before it goes,
+// while its lines still name it: they count as having no product; losing the id then moves
+// nothing more).
 
 import ShopStoreKit
 
