@@ -3,9 +3,9 @@
 // triggers with transition tables, so that a statement changing many lines, orders or products
 // recounts the orders it touched once, set-based:
 //
-// - lines inserted, changed (a row whose counted columns moved) or deleted: their orders' lines as
-//   they stood (the table without the statement's new rows, with its old ones) are counted out,
-//   and as they stand counted in;
+// - lines inserted, changed (a row whose counted columns moved) or deleted: the difference between
+//   their orders' lines as they stand and as they stood (the table without the statement's new
+//   rows, with its old ones) is added, in one statement;
 // - orders whose day, currency or status changed: their lines move from the old to the new;
 // - products whose category changed: the orders holding them are recounted under the products as
 //   they stood (`old_products`) and as they stand;
