@@ -19,7 +19,7 @@ import ShopStoreKit
 /// The DDL of migration 28 (constant SQL; the schema's name is quoted by the server).
 package enum PostgresCategorySummarySchema {
     /// The server's category summary: an order's day is its creation's date in UTC.
-    package static let summary = CategorySummarySQL(day: "(o.created_at AT TIME ZONE 'UTC')::date", sum: { "sum(\($0))::bigint" })
+    package static let summary = CategorySummarySQL(day: PostgresSalesSummarySchema.day("o"), sum: { "sum(\($0))::bigint" })
 
     /// The triggers a seed rests while it writes (then the table is recounted once).
     static let triggers: [(table: String, name: String)] = [
@@ -42,7 +42,7 @@ package enum PostgresCategorySummarySchema {
             touched AS (SELECT order_id FROM changed_old UNION SELECT order_id FROM changed_new)
             """
         // An orders UPDATE's rows whose day, currency or status moved, with the old values.
-        let day = { (alias: String) in "(\(alias).created_at AT TIME ZONE 'UTC')::date, \(alias).currency, \(alias).status" }
+        let day = { (alias: String) in "\(PostgresSalesSummarySchema.day(alias)), \(alias).currency, \(alias).status" }
         let movedOrders = """
             moved AS (SELECT n.id, n.created_at, n.currency, n.status, o.created_at AS old_created_at,
                              o.currency AS old_currency, o.status AS old_status
