@@ -31,7 +31,7 @@ package enum PostgresRefundSummarySchema {
     }
 
     /// Rows of `old_rows` and `new_rows` (joined on `id`) whose `columns` differ, as `side` had them.
-    private static func moved(_ side: String, old: String, new: String, columns: [String]) -> String {
+    static func moved(_ side: String, old: String, new: String, columns: [String]) -> String {
         """
         (SELECT \(side).* FROM \(old) o JOIN \(new) n ON n.id = o.id
          WHERE (\(columns.map { "o.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(columns.map { "n.\($0)" }.joined(separator: ", "))))

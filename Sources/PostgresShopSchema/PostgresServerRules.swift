@@ -61,6 +61,23 @@ package enum PostgresServerRules {
         ]
     }
 
+    /// A BEFORE row trigger's function `name` running `statements` (which may name `OLD`), then
+    /// letting the row's change go on (`RETURN OLD`: a DELETE's).
+    static func beforeRowFunction(_ name: String, _ statements: [String]) -> [String] {
+        [
+            inThisSchema("""
+                CREATE FUNCTION \(name)() RETURNS trigger
+                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
+                BEGIN
+                \(formatted(statements.map { $0 + ";" }.joined(separator: "\n")))
+                RETURN OLD;
+                END
+                $body$
+                """),
+            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
+        ]
+    }
+
     /// A row trigger's function that deletes an order's rows of `table` before the order goes, so
     /// that their statement trigger counts them out of a summary while the order is still there to
     /// say under what (the foreign key's cascade would come after it).

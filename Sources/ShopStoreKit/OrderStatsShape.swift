@@ -24,10 +24,10 @@ public struct OrderStatsShape: Sendable {
 public struct DaySummaries: Sendable {
     /// Per day, currency and status; per product too; per customer too.
     public let days: String, products: String, customers: String
-    /// Per category too, where the products' summary cannot answer for categories: sales, whose
-    /// orders count an order holding two products of one category once (CategorySummarySQL). Nil
-    /// for refunds, which add up amounts and units only: their products' summary answers.
-    public let categories: String?
+    /// Per category too (the product's as it is now; "no product" for one deleted): sales count an
+    /// order holding two products of one category once (CategorySummarySQL); refunds add up their
+    /// returns (RefundSummarySQL.categories).
+    public let categories: String
     /// What a row adds up, as `OrderStatsShape.sums` lists it.
     public let figures: [String]
     /// The column that is 0 in a row whose figures were all taken away.
@@ -38,14 +38,14 @@ public struct DaySummaries: Sendable {
                                            categories: CategorySummarySQL.table, figures: CategorySummarySQL.figures, count: "orders")
     /// The amount given back and the units returned.
     public static let refunds = DaySummaries(days: "refund_days", products: "refund_day_products", customers: "refund_day_customers",
-                                             categories: nil, figures: ["amount", "units"], count: "refunds")
+                                             categories: RefundSummarySQL.categories().name, figures: ["amount", "units"], count: "refunds")
 }
 
 extension OrderStatsShape {
     /// The shape of `grouping` over a store's day summaries (`s`) of `kind`: the days table for
-    /// days and statuses, the products one for products, the categories one for categories (else
-    /// the products one: a product's category as it is now, as the lines' report reads it; lines
-    /// whose product is gone have none), the customers one for customers; nil for what no summary
+    /// days and statuses, the products one for products, the categories one for categories (a
+    /// product's category as it is now, as the lines' report reads it; lines whose product is gone
+    /// have none), the customers one for customers; nil for what no summary
     /// keeps (coupons). A product or customer deleted since is id 0 there: its
     /// rows are told apart by the SKU or name they had, as the lines and orders tell them.
     /// `day` is the dialect's `YYYY-MM-DD` of `s.day`; `noID` and `noTitle` its typed NULLs;
@@ -53,7 +53,6 @@ extension OrderStatsShape {
     public static func summary(_ grouping: OrderStatsGrouping, of kind: DaySummaries = .sales, day: String, noID: String = "NULL",
                                noTitle: String = "NULL", sum: (String) -> String = { "sum(\($0))" }) -> OrderStatsShape? {
         let sums = kind.figures.map { sum("s." + $0) }.joined(separator: ", ")
-        let products = "\(kind.products) s LEFT JOIN products p ON p.id = s.product_id"
         switch grouping {
         case .day, .week, .month, .status:
             let key = grouping == .status ? "s.status" : day
@@ -65,12 +64,8 @@ extension OrderStatsShape {
             return OrderStatsShape(labels: "\(current("sku")), nullif(s.product_id, 0), \(current("title")), s.currency",
                                    sums: sums, from: "\(kind.products) s", group: "s.product_id, CASE WHEN s.product_id = 0 THEN s.sku END, s.currency")
         case .category:
-            if let categories = kind.categories {
-                return OrderStatsShape(labels: "CASE WHEN s.no_product = 1 THEN NULL ELSE s.category END, \(noID), \(noTitle), s.currency",
-                                       sums: sums, from: "\(categories) s", group: "s.no_product, s.category, s.currency")
-            }
-            return OrderStatsShape(labels: "p.category, \(noID), \(noTitle), s.currency", sums: sums, from: products,
-                                   group: "p.category, s.currency")
+            return OrderStatsShape(labels: "CASE WHEN s.no_product = 1 THEN NULL ELSE s.category END, \(noID), \(noTitle), s.currency",
+                                   sums: sums, from: "\(kind.categories) s", group: "s.no_product, s.category, s.currency")
         case .customer:
             return OrderStatsShape(labels: "max(s.customer), nullif(s.user_id, 0), \(noTitle), s.currency", sums: sums,
                                    from: "\(kind.customers) s", group: "s.user_id, CASE WHEN s.user_id = 0 THEN s.customer END, s.currency")

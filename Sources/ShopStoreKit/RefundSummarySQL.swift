@@ -5,7 +5,12 @@
 // - `refund_days`: each day's refunds per currency and order status (days, weeks, months, statuses);
 // - `refund_day_products`: the same per returned product, as the refund named it (0 once the
 //   product was deleted) — returns only, a goodwill refund has no product (products, categories);
-// - `refund_day_customers`: the same per customer of the order (0 once the user was deleted).
+// - `refund_day_customers`: the same per customer of the order (0 once the user was deleted);
+// - `refund_day_categories`: the same per category of the returned product *as it is now* (as the
+//   sales' category summary, CategorySummarySQL), returns of a product gone under "no product"
+//   (`no_product` 1, `category` ''): a product moved to another category, or deleted, moves its
+//   refunds. Kept apart from `tables` (SQLite v17, PostgreSQL migration 29), whose list the older
+//   migrations read.
 //
 // A refund counts under the day it was given and its order's *current* currency, status and
 // customer: a change of those moves the order's refunds. Rows are never deleted; one whose
@@ -52,6 +57,20 @@ public struct RefundSummarySQL: Sendable {
                            returnsOnly: false, keepsTitle: false),
     ]
 
+    /// The summary per category, whose rows `from` binds with the returned product `p` (`LEFT JOIN
+    /// products p ON p.id = r.product_id`, `withProducts`): under no product when `gone` holds,
+    /// else under `category` — a trigger names the category a product had before its change.
+    public static func categories(gone: String = "p.id IS NULL", category: String = "p.category") -> RefundSummaryTable {
+        RefundSummaryTable(name: "refund_day_categories",
+                           key: [("day", "day"), ("currency", "o.currency"), ("status", "o.status"),
+                                 ("no_product", "CASE WHEN \(gone) THEN 1 ELSE 0 END"),
+                                 ("category", "CASE WHEN \(gone) THEN '' ELSE \(category) END")],
+                           returnsOnly: true, keepsTitle: false)
+    }
+
+    /// `from` (a `FROM …` binding the refund `r`) with the product it returned, `p`.
+    public static func withProducts(_ from: String) -> String { from + " LEFT JOIN products p ON p.id = r.product_id" }
+
     /// The figures a row adds up: refunds, units returned and the amount given back.
     public static let figures = ["refunds", "units", "amount"]
 
@@ -75,9 +94,10 @@ public struct RefundSummarySQL: Sendable {
 
     /// The refunds `from` binds and `condition` keeps counted into (`sign` 1) or out of (-1) every
     /// summary, in key order (so two statements never lock two rows in opposite orders). Targets
-    /// are named, not aliased: SQLite's triggers take no alias there.
-    public func count(from: String, where condition: String? = nil, sign: Int) -> [String] {
-        Self.tables.map { table in
+    /// are named, not aliased: SQLite's triggers take no alias there. `tables`: the summaries
+    /// counted (the three of `tables` unless a caller names the category one).
+    public func count(from: String, where condition: String? = nil, sign: Int, tables: [RefundSummaryTable] = Self.tables) -> [String] {
+        tables.map { table in
             let keys = table.key.map(\.column)
             let columns = keys + Self.figures + (table.keepsTitle ? ["title"] : [])
             let order = (1...keys.count).map(String.init).joined(separator: ", ")
@@ -103,6 +123,11 @@ public struct RefundSummarySQL: Sendable {
     public var refill: [String] {
         ["DELETE FROM refund_days", "DELETE FROM refund_day_products", "DELETE FROM refund_day_customers"]
             + count(from: Self.allRefunds, sign: 1)
+    }
+
+    /// The category summary emptied and counted again from the refunds (v17 / migration 29, after a seed).
+    public var refillCategories: [String] {
+        ["DELETE FROM refund_day_categories"] + count(from: Self.withProducts(Self.allRefunds), sign: 1, tables: [Self.categories()])
     }
 
     /// `FROM …` of every refund with its order and line.

@@ -38,7 +38,7 @@ public enum PostgresRoles {
                                 "shipment_lines", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies",
                                 "currency_rates", "search_vocabulary", "sales_days", "sales_day_products",
                                 "sales_day_customers", "basket_summaries", "refund_days", "refund_day_products",
-                                "refund_day_customers", "sales_day_categories"]
+                                "refund_day_customers", "sales_day_categories", "refund_day_categories"]
 
     /// The server's own bookkeeping: no role reads or writes these but through the owner's functions
     /// and triggers (a test checks that every table of the schema is in one of the lists).

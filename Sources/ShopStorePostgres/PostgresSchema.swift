@@ -30,7 +30,8 @@ enum PostgresSchema {
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                              "order_refunds", "stock_ledger", "stock_context", "addresses", "order_addresses", "shipments", "shipment_lines", "notes", "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "order_stock",
                              "operation_in_progress", "search_vocabulary", "sales_days", "command_names", "command_receipts", "sales_day_products", "sales_day_customers", "basket_summaries",
-                             "refund_days", "refund_day_products", "refund_day_customers", "sales_day_categories"]
+                             "refund_days", "refund_day_products", "refund_day_customers", "sales_day_categories",
+                             "refund_day_categories"]
 
     /// The views a store has: what a viewer reads instead of `users` and `audit_log` (PostgresRoles).
     static let viewNames = ["users_masked", "audit_log_masked", "addresses_masked", "order_addresses_masked", "reviews_masked"]
@@ -203,6 +204,8 @@ enum PostgresSchema {
                           statements: PostgresBulkAuditSchema.statements),
         PostgresMigration(version: 28, name: "v28: day summaries per category (an order counted once in each)",
                           statements: PostgresCategorySummarySchema.statements),
+        PostgresMigration(version: 29, name: "v29: refund summaries per category",
+                          statements: PostgresRefundCategorySummarySchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.

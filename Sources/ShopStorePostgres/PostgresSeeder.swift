@@ -133,7 +133,15 @@ final class PostgresSeeder: ShopSeeder {
         return wrote ? value : nil
     }
 
-    /// Sends everything gathered; false, writing nothing, when the store is not empty.
+    /// The search index's and the summaries' triggers, which a seed rests while it writes…
+    private static let beforeSeed = PostgresSearchSchema.beforeSeed + PostgresSalesSummarySchema.beforeSeed
+        + PostgresRefundSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed
+        + PostgresCategorySummarySchema.beforeSeed + PostgresRefundCategorySummarySchema.beforeSeed
+    /// …then each index or summary counted once from what it wrote, and the triggers back.
+    private static let afterSeed = PostgresSearchSchema.afterSeed + PostgresSalesSummarySchema.afterSeed
+        + PostgresRefundSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed
+        + PostgresCategorySummarySchema.afterSeed + PostgresRefundCategorySummarySchema.afterSeed
+
     /// Names the seed's next stock changes for the ledger: the demo's, at `at` (the owner writes
     /// `stock_context` itself; operations set only their reason).
     private static func setStockContext(_ connection: PostgresConnection, _ reason: StockReason, order: Int64?, note: String?, at: String,
@@ -145,6 +153,7 @@ final class PostgresSeeder: ShopSeeder {
             """, logger: logger)
     }
 
+    /// Sends everything gathered; false, writing nothing, when the store is not empty.
     private func write(on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         _ = try await connection.query("SELECT value FROM shop_meta WHERE key = 'application' FOR UPDATE", logger: logger).collect()
         for try await count in try await connection.query(
@@ -161,9 +170,7 @@ final class PostgresSeeder: ShopSeeder {
         }
         var rateRows = JSONRecords("currency_rates", ["date", "code", "rate"])
         for key in rateOrder { rateRows.row([key.date, key.code, rates[key]]) }
-        for statement in PostgresSearchSchema.beforeSeed + PostgresSalesSummarySchema.beforeSeed
-                            + PostgresRefundSummarySchema.beforeSeed + PostgresBasketSummarySchema.beforeSeed
-                            + PostgresCategorySummarySchema.beforeSeed {
+        for statement in Self.beforeSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         // The demo's products came with their stock when its history begins (the ledger's opening rows).
@@ -207,9 +214,7 @@ final class PostgresSeeder: ShopSeeder {
                 try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
             }
         }
-        for statement in PostgresSearchSchema.afterSeed + PostgresSalesSummarySchema.afterSeed
-                            + PostgresRefundSummarySchema.afterSeed + PostgresBasketSummarySchema.afterSeed
-                            + PostgresCategorySummarySchema.afterSeed {
+        for statement in Self.afterSeed {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         for note in notes {

@@ -182,8 +182,7 @@ extension SQLiteStore {
             }
             // The search index and the sales days are built once at the end, not row by row (a
             // million products: 2 s instead of 40).
-            for trigger in Schema.searchTriggers + Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers
-                            + Schema.categorySummaryTriggers {
+            for trigger in Schema.searchTriggers + Schema.summaryTriggers {
                 try db.execute(sql: "DROP TRIGGER \(trigger.name)")
             }
             // Every product's stock comes with an opening ledger row, set once for the whole seed
@@ -193,13 +192,8 @@ extension SQLiteStore {
             if seeder.keepsAddresses { try db.execute(sql: SeedOrderAddressSQL.copyDefaults) }
             // Seeding is no operator's change: the log answers from the seeded shop on.
             try seeder.setNote(SQLiteHistoryService.startKey, now)
-            try db.execute(sql: Schema.refillSalesDays)
-            try db.execute(sql: Schema.refillSalesSummaries)
-            try db.execute(sql: Schema.refillRefundSummaries)
-            try db.execute(sql: Schema.refillCategorySummary)
-            for trigger in Schema.salesTriggers + Schema.salesSummaryTriggers + Schema.refundSummaryTriggers + Schema.categorySummaryTriggers {
-                try db.execute(sql: trigger.sql)
-            }
+            try db.execute(sql: Schema.refillSummaries)
+            for trigger in Schema.summaryTriggers { try db.execute(sql: trigger.sql) }
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('rebuild')")
             for trigger in Schema.searchTriggers { try db.execute(sql: trigger.sql) }
             try SQLiteProductService.refillSearchWords(db)

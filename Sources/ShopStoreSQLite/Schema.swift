@@ -15,7 +15,7 @@ enum Schema {
                                  "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
                                  "v14: day summaries per product and customer; basket summaries",
                                  "v15: refund summaries per day, product and customer",
-                                 "v16: day summaries per category"]
+                                 "v16: day summaries per category", "v17: refund summaries per category"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -24,7 +24,8 @@ enum Schema {
     static let tableNames = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines", "order_refunds", "stock_ledger", "stock_context",
                              "addresses", "order_addresses", "shipments", "shipment_lines", "notes",
                              "coupons", "basket_coupons", "coupon_uses", "reviews", "currencies", "currency_rates", "audit_log", "sales_days", "sales_day_products", "sales_day_customers", "basket_summaries",
-                             "refund_days", "refund_day_products", "refund_day_customers", "sales_day_categories"]
+                             "refund_days", "refund_day_products", "refund_day_customers", "sales_day_categories",
+                             "refund_day_categories"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -412,7 +413,26 @@ enum Schema {
             try db.execute(sql: refillCategorySummary)
             for trigger in categorySummaryTriggers { try db.execute(sql: trigger.sql) }
         }
+        // v17: the refunds' category report reads a day summary too (RefundCategorySummarySchema).
+        register(17) { db in
+            try db.execute(sql: refundCategorySummaryTable)
+            try db.execute(sql: refillRefundCategorySummary)
+            for trigger in refundCategorySummaryTriggers { try db.execute(sql: trigger.sql) }
+        }
         return migrator
+    }
+
+    /// Every trigger that keeps a summary of the orders and refunds (sales days, the day summaries
+    /// per product, customer and category, of sales and of refunds), which a seed rests while it
+    /// writes and then refills once (`refillSummaries`).
+    static var summaryTriggers: [(name: String, sql: String)] {
+        salesTriggers + salesSummaryTriggers + refundSummaryTriggers + categorySummaryTriggers + refundCategorySummaryTriggers
+    }
+
+    /// Every summary recounted from the orders and refunds.
+    static var refillSummaries: String {
+        [refillSalesDays, refillSalesSummaries, refillRefundSummaries, refillCategorySummary, refillRefundCategorySummary]
+            .joined(separator: "\n")
     }
 
     /// The triggers that write the stock ledger (StockLedger) from `stock_context`.

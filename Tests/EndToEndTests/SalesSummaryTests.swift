@@ -4,7 +4,8 @@
 // products moved to other categories, an order and its lines inserted and another deleted, a line
 // deleted, a product and a customer deleted; and the refunds
 // of every report, which read the refund summaries, a GROUP BY over the refunds after refunds
-// moved, changed, copied in and deleted with their order. Both stores (the PostgreSQL pass runs
+// moved, changed, copied in and deleted with their order, their products moved to other
+// categories in bulk, one of them then deleted. Both stores (the PostgreSQL pass runs
 // it on the server).
 
 import Foundation
@@ -131,6 +132,9 @@ import ShopStoreKit
             INSERT INTO order_refunds SELECT * FROM copied_refunds;
             DELETE FROM orders WHERE id = 900002;
             UPDATE orders SET customer = 'someone else', user_id = NULL WHERE id = 900001;
+            UPDATE products SET category = 'moved-' || category WHERE id IN (SELECT product_id FROM order_refunds WHERE id % 2 = 0);
+            UPDATE products SET category = 'about-to-go' WHERE id = (SELECT max(product_id) FROM order_refunds WHERE id % 2 = 1);
+            DELETE FROM products WHERE category = 'about-to-go';
             DELETE FROM products WHERE id = 183;
             DELETE FROM users WHERE id = 164;
             """
@@ -178,8 +182,10 @@ import ShopStoreKit
         await #expect(try report("customer", id: "user_id", name: "customer", label: "name ") == byCustomer)
         await #expect(try report("status", id: nil, name: "status", label: "") == expected("o.status"))
         await #expect(try report("day", id: nil, name: "day", label: "") == expected(day))
-        await #expect(try report("category", id: nil, name: "category", label: "")
-                      == expected("coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')", returnsOnly: true))
+        let byCategory = try await expected("coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')", returnsOnly: true)
+        #expect(byCategory.keys.contains { $0.hasPrefix("moved-") } && byCategory.keys.contains(""),
+                "returned products moved to other categories, and returns of a deleted product: \(byCategory.keys.sorted())")
+        await #expect(try report("category", id: nil, name: "category", label: "") == byCategory)
     }
 
     /// A report of the orders going to one country or city takes away their refunds only.

@@ -307,8 +307,8 @@ extension StoreContract {
     /// lines it holds, under the products' categories as they are now), and its refund figures
     /// (the refund summaries) a recount of the orders' refunds, read back through the service,
     /// after random checkouts, status moves and cancels, returns, goodwill refunds, products moved
-    /// to another category, a product and a user deleted, for the whole history, a window of days
-    /// and one status.
+    /// to another category (with their returns), a product and a user deleted, for the whole
+    /// history, a window of days and one status.
     static func summariesEqualARecount(_ shop: ShopServices) async throws {
         var random = SplitMix64(seed: 40)
         for index in 0..<6 {
@@ -317,11 +317,26 @@ extension StoreContract {
         }
         for name in ["ann", "bob", "cy", "di"] { try await ContractData.addUser(shop, name) }
         var orders: [Int64] = []
-        var deletedProduct = false, deletedUser = false, recategorised = 0
+        var deletedProduct = false, deletedUser = false, recategorised = 0, returnedBeforeMove = false
+        /// One unit of `sku` returned from the first order that still holds one; whether there was one.
+        func returnOne(_ sku: String, reason: String) async throws -> Bool {
+            for id in orders {
+                let order = try await shop.orders.order(id)
+                guard [.placed, .paid, .shipped, .delivered].contains(order.status),
+                      order.lines.contains(where: { $0.sku == sku && $0.quantity > $0.returned }) else { continue }
+                if order.status == .placed { _ = try await shop.orders.setOrderStatus(id, .paid) }
+                _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: sku, quantity: 1, restock: false, reason: reason))
+                return true
+            }
+            return false
+        }
         for step in 0..<60 {
             if step == 25 || step == 45 {
-                // A product moves to another category: the orders holding it are counted again.
-                _ = try await shop.products.updateProduct(step == 25 ? "S-3" : "S-4", ProductChanges(category: step == 25 ? "garden" : "tools"))
+                // A product moves to another category: the orders holding it are counted again, and
+                // its returns (one given just before) move with it.
+                let sku = step == 25 ? "S-3" : "S-4"
+                if try await returnOne(sku, reason: "before it moves") { returnedBeforeMove = true }
+                _ = try await shop.products.updateProduct(sku, ProductChanges(category: step == 25 ? "garden" : "tools"))
                 recategorised += 1
             }
             switch Int.random(in: 0...9, using: &random) {
@@ -345,14 +360,7 @@ extension StoreContract {
                 }
             case 8 where step > 20 && !deletedProduct:
                 // One of its units comes back first, so that a deleted product's return is counted.
-                for id in orders {
-                    let order = try await shop.orders.order(id)
-                    guard [.placed, .paid, .shipped, .delivered].contains(order.status),
-                          order.lines.contains(where: { $0.sku == "S-2" && $0.quantity > $0.returned }) else { continue }
-                    if order.status == .placed { _ = try await shop.orders.setOrderStatus(id, .paid) }
-                    _ = try await shop.orders.returnUnits(ReturnRequest(orderID: id, product: "S-2", quantity: 1, restock: false, reason: "before it goes"))
-                    break
-                }
+                _ = try await returnOne("S-2", reason: "before it goes")
                 _ = try await shop.products.deleteProduct("S-2")
                 deletedProduct = true
             case 9 where step > 30 && !deletedUser:
@@ -476,8 +484,8 @@ extension StoreContract {
         let refunds = all.flatMap(\.refunds)
         #expect(refunds.contains { $0.lineNumber == nil } && refunds.contains { $0.lineNumber != nil && $0.productID == nil },
                 "the random changes took in goodwill refunds and a deleted product's returns")
-        #expect(deletedProduct && deletedUser && recategorised > 0 && orders.count > 10,
-                "the random changes took in a deleted product and user, and a product moved to another category")
+        #expect(deletedProduct && deletedUser && recategorised > 0 && returnedBeforeMove && orders.count > 10,
+                "the random changes took in a deleted product and user, and a product moved to another category with a return")
         #expect(all.contains { order in
             Set(order.lines.map { line in products.first { $0.id == line.productID }?.category ?? "" }).count < order.lines.count
         }, "an order holds two lines of one category")

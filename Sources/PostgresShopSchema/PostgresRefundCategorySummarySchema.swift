@@ -1,0 +1,95 @@
+// PostgresRefundCategorySummarySchema: migration 29 — the refunds' category summary
+// (RefundSummarySQL's `refund_day_categories`) on the server: the same table and meaning as
+// SQLite's (RefundCategorySummarySchema), kept by statement-level triggers with transition tables,
+// so a statement that changes many refunds, orders or products moves them once, set-based:
+//
+// - refunds given, changed (a row whose summarised columns moved) or deleted;
+// - orders whose currency or status changed: their refunds move;
+// - products whose category changed: their returns move from the category they had
+//   (`old_products`) to the one they have;
+// - a product deleted (a row trigger before it goes, while its returns still name it): they move to
+//   "no product". They then lose the id (the foreign key's SET NULL), which moves nothing more.
+// An order deleted deletes its refunds first (migration 21's row trigger), counting them out.
+
+import ShopStoreKit
+
+/// The DDL of migration 29 (constant SQL; the schema's name is quoted by the server).
+package enum PostgresRefundCategorySummarySchema {
+    private static let summaries = PostgresRefundSummarySchema.summaries
+
+    /// The triggers a seed rests while it writes (then the table is recounted once).
+    static let triggers: [(table: String, name: String)] = [
+        ("order_refunds", "order_refunds_category_summary_insert"), ("order_refunds", "order_refunds_category_summary_update"),
+        ("order_refunds", "order_refunds_category_summary_delete"), ("orders", "orders_refund_category_summary_update"),
+        ("products", "products_refund_category_summary_update"), ("products", "products_refund_category_summary_delete"),
+    ]
+
+    /// The refunds `from` binds (and `condition` keeps), with their products, counted into (`sign`
+    /// 1) or out of (-1) the summary under `table`'s categories.
+    private static func counted(_ from: String, where condition: String? = nil, sign: Int,
+                                _ table: RefundSummaryTable = RefundSummarySQL.categories()) -> [String] {
+        summaries.count(from: RefundSummarySQL.withProducts(from), where: condition, sign: sign, tables: [table])
+    }
+
+    package static var statements: [String] {
+        let refunds = { (rows: String) in "FROM \(rows) r JOIN orders o ON o.id = r.order_id" }
+        let movedRefunds = { (side: String) in
+            PostgresRefundSummarySchema.moved(side, old: "old_refunds", new: "new_refunds", columns: RefundSummarySQL.refundColumns)
+        }
+        let movedOrders = { (side: String) in
+            "FROM order_refunds r JOIN " + PostgresRefundSummarySchema.moved(side, old: "old_orders", new: "new_orders", columns: ["currency", "status"])
+                + " o ON o.id = r.order_id"
+        }
+        // A products UPDATE's recategorised products, with the category each had.
+        let recategorised = """
+            FROM order_refunds r JOIN orders o ON o.id = r.order_id
+            JOIN (SELECT o.id, o.category FROM old_products o JOIN new_products n ON n.id = o.id
+                  WHERE o.category IS DISTINCT FROM n.category) was ON was.id = r.product_id
+            """
+        let allRefunds = "FROM order_refunds r JOIN orders o ON o.id = r.order_id"
+        var all = [
+            """
+            CREATE TABLE refund_day_categories (
+                day        DATE NOT NULL,
+                currency   TEXT NOT NULL,
+                status     TEXT NOT NULL,
+                no_product INTEGER NOT NULL,
+                category   TEXT NOT NULL,
+                refunds    BIGINT NOT NULL,
+                units      BIGINT NOT NULL,
+                amount     BIGINT NOT NULL,
+                PRIMARY KEY (day, currency, status, no_product, category)
+            )
+            """,
+        ] + summaries.refillCategories
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_inserted", counted(refunds("new_refunds"), sign: 1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_updated",
+                                                   counted(refunds(movedRefunds("o")), sign: -1) + counted(refunds(movedRefunds("n")), sign: 1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_deleted", counted(refunds("old_refunds"), sign: -1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_orders_updated",
+                                                   counted(movedOrders("o"), sign: -1) + counted(movedOrders("n"), sign: 1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_products_updated",
+                                                   counted(recategorised, sign: -1, RefundSummarySQL.categories(category: "was.category"))
+                                                   + counted(recategorised, sign: 1))
+        // Its returns still name it: they move to "no product".
+        all += PostgresServerRules.beforeRowFunction("shopsh_refund_categories_product_go",
+                                                     counted(allRefunds, where: "r.product_id = OLD.id", sign: -1)
+                                                     + counted(allRefunds, where: "r.product_id = OLD.id", sign: 1,
+                                                               RefundSummarySQL.categories(gone: "true")))
+        all += [
+            "CREATE TRIGGER order_refunds_category_summary_insert AFTER INSERT ON order_refunds REFERENCING NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_inserted()",
+            "CREATE TRIGGER order_refunds_category_summary_update AFTER UPDATE ON order_refunds REFERENCING OLD TABLE AS old_refunds NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_updated()",
+            "CREATE TRIGGER order_refunds_category_summary_delete AFTER DELETE ON order_refunds REFERENCING OLD TABLE AS old_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_deleted()",
+            "CREATE TRIGGER orders_refund_category_summary_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_orders NEW TABLE AS new_orders FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_orders_updated()",
+            "CREATE TRIGGER products_refund_category_summary_update AFTER UPDATE ON products REFERENCING OLD TABLE AS old_products NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_products_updated()",
+            "CREATE TRIGGER products_refund_category_summary_delete BEFORE DELETE ON products FOR EACH ROW EXECUTE FUNCTION shopsh_refund_categories_product_go()",
+        ]
+        return all
+    }
+
+    /// Before a seed's rows (the owner's, into an empty store): the triggers rest.
+    package static let beforeSeed = triggers.map { "ALTER TABLE \($0.table) DISABLE TRIGGER \($0.name)" }
+
+    /// After a seed's rows: the summary counted once, and the triggers back.
+    package static let afterSeed = summaries.refillCategories + triggers.map { "ALTER TABLE \($0.table) ENABLE TRIGGER \($0.name)" }
+}
