@@ -1,7 +1,9 @@
 // PostgresRefundCategorySummarySchema: migration 29 — the refunds' category summary
 // (RefundSummarySQL's `refund_day_categories`) on the server: the same table and meaning as
 // SQLite's (RefundCategorySummarySchema), kept by statement-level triggers with transition tables,
-// so a statement that changes many refunds, orders or products moves them once, set-based:
+// so a statement that changes many refunds, orders or products moves them once, set-based (a move
+// is one statement adding the difference between the refunds as they stand and as they stood,
+// RefundSummarySQL.difference, over a `WITH` list computed once):
 //
 // - refunds given, changed (a row whose summarised columns moved) or deleted;
 // - orders whose currency or status changed: their refunds move;
@@ -32,20 +34,25 @@ package enum PostgresRefundCategorySummarySchema {
     }
 
     package static var statements: [String] {
+        let category = RefundSummarySQL.categories()
         let refunds = { (rows: String) in "FROM \(rows) r JOIN orders o ON o.id = r.order_id" }
-        let movedRefunds = { (side: String) in
+        // A refunds UPDATE's rows whose summarised columns moved, as they were and as they are.
+        let changed = { (side: String) in
             PostgresRefundSummarySchema.moved(side, old: "old_refunds", new: "new_refunds", columns: RefundSummarySQL.refundColumns)
         }
-        let movedOrders = { (side: String) in
-            "FROM order_refunds r JOIN " + PostgresRefundSummarySchema.moved(side, old: "old_orders", new: "new_orders", columns: ["currency", "status"])
-                + " o ON o.id = r.order_id"
-        }
+        let changedRefunds = "changed_old AS \(changed("o")), changed_new AS \(changed("n"))"
+        // An orders UPDATE's rows whose currency or status moved, with the old values.
+        let movedOrders = """
+            moved AS (SELECT n.id, n.currency, n.status, o.currency AS old_currency, o.status AS old_status
+                      FROM old_orders o JOIN new_orders n ON n.id = o.id
+                      WHERE (o.currency, o.status) IS DISTINCT FROM (n.currency, n.status))
+            """
         // A products UPDATE's recategorised products, with the category each had.
         let recategorised = """
-            FROM order_refunds r JOIN orders o ON o.id = r.order_id
-            JOIN (SELECT o.id, o.category FROM old_products o JOIN new_products n ON n.id = o.id
-                  WHERE o.category IS DISTINCT FROM n.category) was ON was.id = r.product_id
+            was AS (SELECT o.id, o.category FROM old_products o JOIN new_products n ON n.id = o.id
+                    WHERE o.category IS DISTINCT FROM n.category)
             """
+        let ofRecategorised = RefundSummarySQL.withProducts("FROM order_refunds r JOIN orders o ON o.id = r.order_id JOIN was ON was.id = r.product_id")
         let allRefunds = "FROM order_refunds r JOIN orders o ON o.id = r.order_id"
         var all = [
             """
@@ -63,19 +70,23 @@ package enum PostgresRefundCategorySummarySchema {
             """,
         ] + summaries.refillCategories
         all += PostgresServerRules.triggerFunction("shopsh_refund_categories_inserted", counted(refunds("new_refunds"), sign: 1))
-        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_updated",
-                                                   counted(refunds(movedRefunds("o")), sign: -1) + counted(refunds(movedRefunds("n")), sign: 1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_updated", [summaries.difference(
+            before: RefundSummarySQL.withProducts(refunds("changed_old")), as: category,
+            after: RefundSummarySQL.withProducts(refunds("changed_new")), as: category, with: changedRefunds)])
         all += PostgresServerRules.triggerFunction("shopsh_refund_categories_deleted", counted(refunds("old_refunds"), sign: -1))
-        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_orders_updated",
-                                                   counted(movedOrders("o"), sign: -1) + counted(movedOrders("n"), sign: 1))
-        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_products_updated",
-                                                   counted(recategorised, sign: -1, RefundSummarySQL.categories(category: "was.category"))
-                                                   + counted(recategorised, sign: 1))
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_orders_updated", [summaries.difference(
+            before: RefundSummarySQL.withProducts("""
+                FROM order_refunds r JOIN (SELECT id, old_currency AS currency, old_status AS status FROM moved) o ON o.id = r.order_id
+                """), as: category,
+            after: RefundSummarySQL.withProducts("FROM order_refunds r JOIN moved o ON o.id = r.order_id"), as: category,
+            with: movedOrders)])
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_products_updated", [summaries.difference(
+            before: ofRecategorised, as: RefundSummarySQL.categories(category: "was.category"), after: ofRecategorised, as: category,
+            with: recategorised)])
         // Its returns still name it: they move to "no product".
-        all += PostgresServerRules.beforeRowFunction("shopsh_refund_categories_product_go",
-                                                     counted(allRefunds, where: "r.product_id = OLD.id", sign: -1)
-                                                     + counted(allRefunds, where: "r.product_id = OLD.id", sign: 1,
-                                                               RefundSummarySQL.categories(gone: "true")))
+        all += PostgresServerRules.beforeRowFunction("shopsh_refund_categories_product_go", [summaries.difference(
+            before: RefundSummarySQL.withProducts(allRefunds), as: category,
+            after: RefundSummarySQL.withProducts(allRefunds), as: RefundSummarySQL.categories(gone: "true"), where: "r.product_id = OLD.id")])
         all += [
             "CREATE TRIGGER order_refunds_category_summary_insert AFTER INSERT ON order_refunds REFERENCING NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_inserted()",
             "CREATE TRIGGER order_refunds_category_summary_update AFTER UPDATE ON order_refunds REFERENCING OLD TABLE AS old_refunds NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_updated()",

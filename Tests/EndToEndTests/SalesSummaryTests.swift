@@ -150,10 +150,11 @@ import ShopStoreKit
 
         let day = ShopshSandbox.onPostgres ? "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : "substr(r.created_at, 1, 10)"
         /// A GROUP BY over the refunds with their orders: key → amount given back (minor units).
-        func expected(_ key: String, returnsOnly: Bool = false) async throws -> [String: Int64] {
+        func expected(_ key: String, returnsOnly: Bool = false, status: String? = nil) async throws -> [String: Int64] {
+            let conditions = (returnsOnly ? ["r.line_number IS NOT NULL"] : []) + (status.map { ["o.status = '\($0)'"] } ?? [])
             let output = try await sandbox.writeBehindShopsh(sqlite: """
                 SELECT \(key), sum(r.amount_minor) FROM order_refunds r JOIN orders o ON o.id = r.order_id
-                \(returnsOnly ? "WHERE r.line_number IS NOT NULL" : "") GROUP BY 1 HAVING sum(r.amount_minor) > 0
+                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")) GROUP BY 1 HAVING sum(r.amount_minor) > 0
                 """)
             var rows: [String: Int64] = [:]
             for line in output.split(separator: "\n") {
@@ -163,8 +164,9 @@ import ShopStoreKit
             return rows
         }
         /// shopsh's report's refunds, keyed like the GROUP BY (`id`'s value, else "`label` name").
-        func report(_ grouping: String, id: String?, name: String, label: String) async throws -> [String: Int64] {
-            let objects = try await #require(try sandbox.json("orders stats --by \(grouping) -o json") as? [[String: Any]])
+        func report(_ grouping: String, id: String?, name: String, label: String, status: String? = nil) async throws -> [String: Int64] {
+            let objects = try await #require(try sandbox.json("orders stats --by \(grouping)\(status.map { " --status \($0)" } ?? "") -o json")
+                                             as? [[String: Any]])
             var rows: [String: Int64] = [:]
             for object in objects {
                 guard let refunds = Self.cents(object["refunds"]), refunds > 0 else { continue }
@@ -182,10 +184,17 @@ import ShopStoreKit
         await #expect(try report("customer", id: "user_id", name: "customer", label: "name ") == byCustomer)
         await #expect(try report("status", id: nil, name: "status", label: "") == expected("o.status"))
         await #expect(try report("day", id: nil, name: "day", label: "") == expected(day))
-        let byCategory = try await expected("coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')", returnsOnly: true)
+        let category = "coalesce((SELECT p.category FROM products p WHERE p.id = r.product_id), '')"
+        let byCategory = try await expected(category, returnsOnly: true)
         #expect(byCategory.keys.contains { $0.hasPrefix("moved-") } && byCategory.keys.contains(""),
                 "returned products moved to other categories, and returns of a deleted product: \(byCategory.keys.sorted())")
         await #expect(try report("category", id: nil, name: "category", label: "") == byCategory)
+        // Orders moved from `refunded` to `delivered` took their returns with them.
+        for status in ["delivered", "refunded"] {
+            let expectedByCategory = try await expected(category, returnsOnly: true, status: status)
+            #expect(!expectedByCategory.isEmpty)
+            await #expect(try report("category", id: nil, name: "category", label: "", status: status) == expectedByCategory, "\(status)")
+        }
     }
 
     /// A report of the orders going to one country or city takes away their refunds only.
