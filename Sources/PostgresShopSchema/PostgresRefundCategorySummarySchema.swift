@@ -19,11 +19,19 @@ import ShopStoreKit
 package enum PostgresRefundCategorySummarySchema {
     private static let summaries = PostgresRefundSummarySchema.summaries
 
-    /// The triggers a seed rests while it writes (then the table is recounted once).
-    static let triggers: [(table: String, name: String)] = [
-        ("order_refunds", "order_refunds_category_summary_insert"), ("order_refunds", "order_refunds_category_summary_update"),
-        ("order_refunds", "order_refunds_category_summary_delete"), ("orders", "orders_refund_category_summary_update"),
-        ("products", "products_refund_category_summary_update"), ("products", "products_refund_category_summary_delete"),
+    /// The summary's triggers (a seed rests them while it writes, then the table is recounted once).
+    static let triggers: [PostgresSchemaTrigger] = [
+        .statement("order_refunds_category_summary_insert", after: "INSERT", on: "order_refunds", rows: "refunds",
+                   function: "shopsh_refund_categories_inserted"),
+        .statement("order_refunds_category_summary_update", after: "UPDATE", on: "order_refunds", rows: "refunds",
+                   function: "shopsh_refund_categories_updated"),
+        .statement("order_refunds_category_summary_delete", after: "DELETE", on: "order_refunds", rows: "refunds",
+                   function: "shopsh_refund_categories_deleted"),
+        .statement("orders_refund_category_summary_update", after: "UPDATE", on: "orders", rows: "orders",
+                   function: "shopsh_refund_categories_orders_updated"),
+        .statement("products_refund_category_summary_update", after: "UPDATE", on: "products", rows: "products",
+                   function: "shopsh_refund_categories_products_updated"),
+        .beforeDelete("products_refund_category_summary_delete", on: "products", function: "shopsh_refund_categories_product_go"),
     ]
 
     /// The refunds `from` binds (and `condition` keeps), with their products, counted into (`sign`
@@ -86,23 +94,17 @@ package enum PostgresRefundCategorySummarySchema {
             before: ofRecategorised, as: RefundSummarySQL.categories(category: "was.category"), after: ofRecategorised, as: category,
             with: recategorised)])
         // Its returns still name it: they move to "no product".
-        all += PostgresServerRules.beforeRowFunction("shopsh_refund_categories_product_go", [summaries.difference(
+        all += PostgresServerRules.triggerFunction("shopsh_refund_categories_product_go", [summaries.difference(
             before: RefundSummarySQL.withProducts(allRefunds), as: category,
-            after: RefundSummarySQL.withProducts(allRefunds), as: RefundSummarySQL.categories(gone: "true"), where: "r.product_id = OLD.id")])
-        all += [
-            "CREATE TRIGGER order_refunds_category_summary_insert AFTER INSERT ON order_refunds REFERENCING NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_inserted()",
-            "CREATE TRIGGER order_refunds_category_summary_update AFTER UPDATE ON order_refunds REFERENCING OLD TABLE AS old_refunds NEW TABLE AS new_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_updated()",
-            "CREATE TRIGGER order_refunds_category_summary_delete AFTER DELETE ON order_refunds REFERENCING OLD TABLE AS old_refunds FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_deleted()",
-            "CREATE TRIGGER orders_refund_category_summary_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_orders NEW TABLE AS new_orders FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_orders_updated()",
-            "CREATE TRIGGER products_refund_category_summary_update AFTER UPDATE ON products REFERENCING OLD TABLE AS old_products NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION shopsh_refund_categories_products_updated()",
-            "CREATE TRIGGER products_refund_category_summary_delete BEFORE DELETE ON products FOR EACH ROW EXECUTE FUNCTION shopsh_refund_categories_product_go()",
-        ]
+            after: RefundSummarySQL.withProducts(allRefunds), as: RefundSummarySQL.categories(gone: "true"), where: "r.product_id = OLD.id")],
+            returning: "OLD")
+        all += triggers.map(\.sql)
         return all
     }
 
     /// Before a seed's rows (the owner's, into an empty store): the triggers rest.
-    package static let beforeSeed = triggers.map { "ALTER TABLE \($0.table) DISABLE TRIGGER \($0.name)" }
+    package static let beforeSeed = triggers.map(\.disable)
 
     /// After a seed's rows: the summary counted once, and the triggers back.
-    package static let afterSeed = summaries.refillCategories + triggers.map { "ALTER TABLE \($0.table) ENABLE TRIGGER \($0.name)" }
+    package static let afterSeed = summaries.refillCategories + triggers.map(\.enable)
 }

@@ -37,40 +37,22 @@ package enum PostgresServerRules {
     package static let auditedTables = ["shop_meta", "products", "users", "basket_lines", "favorites", "orders", "order_lines",
                                 "order_stock", "currencies", "currency_rates"]
 
-    /// A `CREATE FUNCTION` whose text names this schema as `%I` (in its `SET search_path`, with
-    /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's), filled
-    /// in by the server; `%` elsewhere in the text must be written `%%`.
     /// `sql` to stand inside `inThisSchema`'s text, which goes through `format()`: each `%` doubled
     /// (the money rules' modulo, LineTotalSQL).
     package static func formatted(_ sql: String) -> String { sql.replacingOccurrences(of: "%", with: "%%") }
 
     /// A trigger function `name()` made of `statements`, with the owner's rights (nobody else
-    /// writes what it writes), and its grant to PUBLIC taken back.
-    static func triggerFunction(_ name: String, _ statements: [String]) -> [String] {
+    /// writes what it writes), and its grant to PUBLIC taken back. It returns `returning`: NULL
+    /// for an AFTER trigger; `OLD` for a BEFORE DELETE row trigger (its `statements` may name
+    /// `OLD`), letting the row go.
+    static func triggerFunction(_ name: String, _ statements: [String], returning: String = "NULL") -> [String] {
         [
             inThisSchema("""
                 CREATE FUNCTION \(name)() RETURNS trigger
                 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 BEGIN
                 \(formatted(statements.map { $0 + ";" }.joined(separator: "\n")))
-                RETURN NULL;
-                END
-                $body$
-                """),
-            "REVOKE ALL ON FUNCTION \(name)() FROM PUBLIC",
-        ]
-    }
-
-    /// A BEFORE row trigger's function `name` running `statements` (which may name `OLD`), then
-    /// letting the row's change go on (`RETURN OLD`: a DELETE's).
-    static func beforeRowFunction(_ name: String, _ statements: [String]) -> [String] {
-        [
-            inThisSchema("""
-                CREATE FUNCTION \(name)() RETURNS trigger
-                LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
-                BEGIN
-                \(formatted(statements.map { $0 + ";" }.joined(separator: "\n")))
-                RETURN OLD;
+                RETURN \(returning);
                 END
                 $body$
                 """),
@@ -97,6 +79,9 @@ package enum PostgresServerRules {
         ]
     }
 
+    /// A `CREATE FUNCTION` whose text names this schema as `%I` (in its `SET search_path`, with
+    /// `pg_temp` last, so that no session's temporary objects can stand in for the shop's), filled
+    /// in by the server; `%` elsewhere in the text must be written `%%`.
     package static func inThisSchema(_ create: String) -> String {
         """
         DO $do$ BEGIN
