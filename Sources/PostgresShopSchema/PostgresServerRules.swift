@@ -44,11 +44,13 @@ package enum PostgresServerRules {
     /// A trigger function `name()` made of `statements`, with the owner's rights (nobody else
     /// writes what it writes), and its grant to PUBLIC taken back. It returns `returning`: NULL
     /// for an AFTER trigger; `OLD` for a BEFORE DELETE row trigger (its `statements` may name
-    /// `OLD`), letting the row go.
-    static func triggerFunction(_ name: String, _ statements: [String], returning: String = "NULL") -> [String] {
+    /// `OLD`), letting the row go. `replacing` replaces an older migration's function of that name
+    /// (its triggers stay).
+    static func triggerFunction(_ name: String, _ statements: [String], returning: String = "NULL",
+                                replacing: Bool = false) -> [String] {
         [
             inThisSchema("""
-                CREATE FUNCTION \(name)() RETURNS trigger
+                CREATE \(replacing ? "OR REPLACE " : "")FUNCTION \(name)() RETURNS trigger
                 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, %I, pg_temp AS $body$
                 BEGIN
                 \(formatted(statements.map { $0 + ";" }.joined(separator: "\n")))

@@ -122,19 +122,22 @@ public struct RefundSummarySQL: Sendable {
     /// The refunds `before` binds counted out of `old`'s rows and those `after` binds counted into
     /// `new`'s (two keyings of one table), as one statement adding the difference where it is not
     /// nothing, after `with` (a `WITH` list both may name: PostgreSQL's, computed once). In key
-    /// order, as `count`.
+    /// order, as `count`; a table keeping titles keeps the larger of its own and `after`'s.
     public func difference(before: String, as old: RefundSummaryTable, after: String, as new: RefundSummaryTable,
                            where condition: String? = nil, with: String? = nil) -> String {
         let keys = new.key.map(\.column)
         let columns = (0..<keys.count).map { "c\($0)" }
         let figures = (keys.count..<(keys.count + Self.figures.count)).map { "c\($0)" }
+        let title = new.keepsTitle ? ["c\(keys.count + Self.figures.count)"] : []
         let order = (1...keys.count).map(String.init).joined(separator: ", ")
         let updates = Self.figures.map { "\($0) = \(new.name).\($0) + excluded.\($0)" }
+            + (new.keepsTitle ? ["title = \(larger)(\(new.name).title, excluded.title)"] : [])
         return """
-            \(with.map { "WITH \($0) " } ?? "")INSERT INTO \(new.name) (\((keys + Self.figures).joined(separator: ", ")))
-            SELECT \((columns + figures.map { "\(sum($0))" }).joined(separator: ", ")) FROM (
-                SELECT \((columns + figures.map { "-\($0) AS \($0)" }).joined(separator: ", ")) FROM (\(grouped(old, from: before, where: condition))) b
-                UNION ALL SELECT * FROM (\(grouped(new, from: after, where: condition))) a) d
+            \(with.map { "WITH \($0) " } ?? "")INSERT INTO \(new.name) (\((keys + Self.figures + (new.keepsTitle ? ["title"] : [])).joined(separator: ", ")))
+            SELECT \((columns + figures.map { "\(sum($0))" } + title.map { "coalesce(max(\($0)), '')" }).joined(separator: ", ")) FROM (
+                SELECT \((columns + figures.map { "-\($0) AS \($0)" } + title.map { "NULL AS \($0)" }).joined(separator: ", "))
+                FROM (\(grouped(old, from: before, where: condition))) b
+                UNION ALL SELECT \((columns + figures + title).joined(separator: ", ")) FROM (\(grouped(new, from: after, where: condition))) a) d
             GROUP BY \(order) HAVING \(figures.map { "sum(\($0)) <> 0" }.joined(separator: " OR ")) ORDER BY \(order)
             ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))
             """

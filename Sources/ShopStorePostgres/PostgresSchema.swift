@@ -206,6 +206,8 @@ enum PostgresSchema {
                           statements: PostgresCategorySummarySchema.statements),
         PostgresMigration(version: 29, name: "v29: refund summaries per category",
                           statements: PostgresRefundCategorySummarySchema.statements),
+        PostgresMigration(version: 30, name: "v30: an UPDATE of orders moves the sales and refund summaries in one statement each",
+                          statements: PostgresOrderUpdateSummarySchema.statements),
     ]
 
     /// The schema version of a store with every migration of this binary.
