@@ -15,7 +15,8 @@ enum Schema {
                                  "v11: coupons", "v12: reviews, barcodes and product details", "v13: the history's start",
                                  "v14: day summaries per product and customer; basket summaries",
                                  "v15: refund summaries per day, product and customer",
-                                 "v16: day summaries per category", "v17: refund summaries per category"]
+                                 "v16: day summaries per category", "v17: refund summaries per category",
+                                 "v18: a price recounts only the baskets holding the product"]
 
     /// The schema version of a store with every migration of this binary.
     static var version: Int { migrationNames.count }
@@ -419,14 +420,21 @@ enum Schema {
             try db.execute(sql: refillRefundCategorySummary)
             for trigger in refundCategorySummaryTriggers { try db.execute(sql: trigger.sql) }
         }
+        // v18: a product's price recounts the baskets holding it only (SalesSummarySchema).
+        register(18) { db in
+            try db.execute(sql: "DROP TRIGGER \(basketPriceTrigger.name)")
+            try db.execute(sql: basketPriceTrigger.sql)
+        }
         return migrator
     }
 
     /// Every trigger that keeps a summary of the orders and refunds (sales days, the day summaries
-    /// per product, customer and category, of sales and of refunds), which a seed rests while it
-    /// writes and then refills once (`refillSummaries`).
+    /// per product, customer and category, of sales and of refunds; the baskets'), as the latest
+    /// migration left each (v14's trigger on prices as v18 replaced it), which a seed rests while
+    /// it writes and then refills once (`refillSummaries`).
     static var summaryTriggers: [(name: String, sql: String)] {
-        salesTriggers + salesSummaryTriggers + refundSummaryTriggers + categorySummaryTriggers + refundCategorySummaryTriggers
+        salesTriggers + salesSummaryTriggers.map { $0.name == basketPriceTrigger.name ? basketPriceTrigger : $0 }
+            + refundSummaryTriggers + categorySummaryTriggers + refundCategorySummaryTriggers
     }
 
     /// Every summary recounted from the orders and refunds.
