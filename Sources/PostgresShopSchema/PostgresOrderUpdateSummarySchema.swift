@@ -54,7 +54,7 @@ package enum PostgresOrderUpdateSummarySchema {
     }
 
     /// The sales summaries moved by an orders UPDATE: one statement.
-    static var salesMoved: String {
+    private static var salesMoved: String {
         let day = PostgresSalesSummarySchema.day
         // Each moved order as it was (-1) and as it is (+1); `lines_moved` when its lines move too.
         let linesMoved = "(\(lineColumns.map { "old_\($0)" }.joined(separator: ", "))) IS DISTINCT FROM (\(lineColumns.joined(separator: ", ")))"
@@ -83,7 +83,7 @@ package enum PostgresOrderUpdateSummarySchema {
     }
 
     /// The refund summaries moved by an orders UPDATE: one statement.
-    static var refundsMoved: String {
+    private static var refundsMoved: String {
         let summaries = PostgresRefundSummarySchema.summaries
         let columns = RefundSummarySQL.orderColumns
         let lines = "LEFT JOIN order_lines l ON l.order_id = r.order_id AND l.line_number = r.line_number"
