@@ -85,8 +85,18 @@ public enum AuditFollower {
                 var query = filter
                 query.afterID = min(last, (from ?? last &+ 1) &- 1)
                 var rows: [AuditEntry] = []
-                try await context.services.audit.listAudit(query, page: Page(sort: [SortKey(field: "id")])) { row in
-                    if !seen.contains(row.id) { rows.append(row) }
+                let read = { [seen] in
+                    rows = []
+                    try await context.services.audit.listAudit(query, page: Page(sort: [SortKey(field: "id")])) { row in
+                        if !seen.contains(row.id) { rows.append(row) }
+                    }
+                }
+                do {
+                    try await read()
+                } catch where !Interrupt.isRequested {
+                    // Nothing of a read that failed was printed: a connection that broke under it
+                    // (a failover's shutdown) is followed to the server now serving, and it runs again.
+                    try await read()
                 }
                 guard !rows.isEmpty else { continue }
                 for row in rows { seen.insert(row.id) }
