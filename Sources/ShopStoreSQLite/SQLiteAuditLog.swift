@@ -13,16 +13,50 @@ enum SQLiteAuditLog {
     /// Records `change` at `time` for the command the shell is running (`AuditContext.current`);
     /// without one (a test, a tool) the operator is the OS login and the command is empty.
     static func record(_ change: AuditChange, in db: Database, at time: String) throws {
-        guard !change.changesNothing else { return }
+        try record([change], in: db, at: time)
+    }
+
+    /// Records `changes` at `time`, in their order, as `record` records one, by INSERTs of many
+    /// rows each (a bulk change writes 100,000 of them: one INSERT each took 0.8 s).
+    static func record(_ changes: [AuditChange], in db: Database, at time: String) throws {
+        let kept = changes.filter { !$0.changesNothing }
+        guard !kept.isEmpty else { return }
         let context = AuditContext.current
         let identity = context?.operatorIdentity ?? OperatorIdentity(name: OperatorLogin.current, role: .admin)
-        try db.cachedStatement(sql: """
-            INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after, change_set)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [time, identity.name, identity.role.rawValue, context?.command ?? "",
-                                     change.entity.rawValue, change.entityID, change.action,
-                                     change.before?.jsonText, change.after?.jsonText, try changeSet(db)])
+        // ?1…?5 are the same in every row; each row adds its own five. Values, not existentials:
+        // 500,000 of them.
+        let shared: [DatabaseValue] = [time.databaseValue, identity.name.databaseValue, identity.role.rawValue.databaseValue,
+                                       (context?.command ?? "").databaseValue, try changeSet(db).databaseValue]
+        func insert(_ count: Int) throws -> Statement {
+            let values = (0..<count).map { row in
+                let first = 6 + 5 * row
+                return "(?1, ?2, ?3, ?4, ?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?\(first + 4), ?5)"
+            }
+            return try db.cachedStatement(sql: """
+                INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after, change_set)
+                VALUES \(values.joined(separator: ", "))
+                """)
+        }
+        var start = kept.startIndex
+        while start < kept.endIndex {
+            let rows = kept[start..<min(start + Self.rowsPerInsert, kept.endIndex)]
+            var arguments = shared
+            arguments.reserveCapacity(shared.count + 5 * rows.count)
+            for change in rows {
+                arguments.append(change.entity.rawValue.databaseValue)
+                arguments.append(change.entityID.databaseValue)
+                arguments.append(change.action.databaseValue)
+                arguments.append(change.before?.jsonText.databaseValue ?? .null)
+                arguments.append(change.after?.jsonText.databaseValue ?? .null)
+            }
+            try insert(rows.count).execute(arguments: StatementArguments(arguments))
+            start = rows.endIndex
+        }
     }
+
+    /// How many audit rows one INSERT of `record(_ changes:)` writes (5 values each, 5 shared:
+    /// within SQLite's 32,766 variables).
+    static let rowsPerInsert = 500
 
     /// The change set of the transaction `db` is in: the id of its first audit row (the id the
     /// next row takes, when it writes none yet), remembered until the transaction ends.

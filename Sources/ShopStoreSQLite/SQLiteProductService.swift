@@ -99,7 +99,7 @@ struct SQLiteProductService: ProductService {
                     try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
                 }
             } else {
-                try Self.applyAtOnce(db, plans, now: now) { change in try audit(change, db) }
+                try SQLiteAuditLog.record(try Self.applyAtOnce(db, plans, now: now), in: db, at: clock.timestamp())
             }
             return try SQLiteAuditLog.changeSet(db)
         }
@@ -266,78 +266,115 @@ struct SQLiteProductService: ProductService {
                        arguments: StatementArguments(arguments))
     }
 
-    /// A bulk change that names no SKU or barcode, set-based: the products read in one query and
-    /// checked against their plans, every change made by one UPDATE from the plans as JSON rows,
-    /// and each change audited.
-    static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String,
-                            audit: (AuditChange) throws -> Void) throws {
-        // Descriptions, tags and details only when a plan changes some: left empty before and
-        // after, the audit finds them unchanged and leaves them out, as it does when read.
-        let long = plans.contains { $0.changes.description != nil || $0.changes.details != nil }
-        let read = ProductColumns.list(for: ProductFilter(withLongFields: long, withReviewSummary: false))
-        func products(_ ids: [Int64]) throws -> [Int64: Product] {
-            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            var found: [Int64: Product] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT \(read) FROM products WHERE id IN (SELECT value FROM json_each(?))",
-                                        arguments: [list]) {
-                let product = product(row)
-                found[product.id] = product
-            }
-            return found
-        }
-        let ids = plans.map(\.before.id)
-        let before = try products(ids)
+    /// A bulk change that names no SKU or barcode, set-based: one UPDATE from the plans as JSON
+    /// rows changes every product that still holds the values its plan was made from
+    /// (ProductChangePlan.checkUnchanged); returns the audit's changes.
+    static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String) throws -> [AuditChange] {
+        // Indices, not a filtered copy: 100,000 plans are 100,000 products.
+        let changing = plans.indices.filter { !plans[$0].changes.isEmpty }
+        guard !changing.isEmpty else { return [] }
+        let used = BulkColumn.all.filter { column in changing.contains { column.sets(plans[$0].changes) } }
+        // One JSON row per product: its id, and each column its plan sets, with the value it had
+        // when the plan was made (`was_` and the column).
         var rows: [String] = []
+        rows.reserveCapacity(changing.count)
         var words: [String?] = []
-        for plan in plans {
-            guard let current = before[plan.before.id] else { throw ProductRules.noProduct(String(plan.before.id)) }
-            try plan.checkUnchanged(current)
+        for index in changing {
+            let plan = plans[index]
             try ProductRules.check(plan.changes)
+            var row = "{\"id\":\(plan.before.id)"
+            for column in used {
+                if let value = column.value(plan.changes) {
+                    row += ",\"\(column.name)\":" + value + ",\"was_\(column.name)\":" + column.was(plan.before)
+                }
+            }
+            rows.append(row + "}")
             let changes = plan.changes
-            guard !changes.isEmpty else { continue }
-            func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
-            func number<N: BinaryInteger>(_ value: N?) -> String { value.map { "\($0)" } ?? "null" }
-            rows.append("""
-                {"id":\(current.id),"title":\(text(changes.title)),"description":\(text(changes.description)),\
-                "category":\(text(changes.category)),"brand":\(text(changes.brand)),"price":\(number(changes.price?.minorUnits)),\
-                "discount":\(number(changes.discount?.hundredths)),"stock":\(number(changes.stock)),"details":\(text(changes.details?.storedJSON))}
-                """)
-            words += [changes.title, changes.brand, changes.category, changes.description]
+            if changes.title != nil || changes.brand != nil || changes.category != nil || changes.description != nil {
+                words += [changes.title, changes.brand, changes.category, changes.description]
+            }
         }
-        guard !rows.isEmpty else { return }
+        let json = "[" + rows.joined(separator: ",") + "]"
         try noteSearchWords(db, words)
         // Only the columns some plan changes are set: a column in the SET list fires the triggers
         // `UPDATE OF` it (the search index's, the stock ledger's, the basket summaries'), changed or not.
-        let changed = plans.map(\.changes)
-        var assignments: [String] = []
-        func set(_ column: String, _ value: String, if used: Bool) { if used { assignments.append("\(column) = \(value)") } }
-        set("title", "coalesce(v.title, products.title)", if: changed.contains { $0.title != nil })
-        set("description", "coalesce(v.description, products.description)", if: changed.contains { $0.description != nil })
-        set("category", "coalesce(v.category, products.category)", if: changed.contains { $0.category != nil })
-        set("brand", "CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END",
-            if: changed.contains { $0.brand != nil })
-        set("price_minor", "coalesce(v.price, products.price_minor)", if: changed.contains { $0.price != nil })
-        set("discount_hundredths", "coalesce(v.discount, products.discount_hundredths)", if: changed.contains { $0.discount != nil })
-        set("stock", "coalesce(v.stock, products.stock)", if: changed.contains { $0.stock != nil })
-        set("details", "coalesce(v.details, products.details)", if: changed.contains { $0.details != nil })
-        try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
-            try db.execute(sql: """
-                UPDATE products SET \(assignments.joined(separator: ", ")), updated_at = ?
-                FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.title') AS title,
-                             json_extract(value, '$.description') AS description, json_extract(value, '$.category') AS category,
-                             json_extract(value, '$.brand') AS brand, json_extract(value, '$.price') AS price,
-                             json_extract(value, '$.discount') AS discount, json_extract(value, '$.stock') AS stock,
-                             json_extract(value, '$.details') AS details
-                      FROM json_each(?)) AS v
-                WHERE products.id = v.id
-                """, arguments: [now, "[" + rows.joined(separator: ",") + "]"])
+        let assignments = used.map { "\($0.name) = \($0.assignment)" }.joined(separator: ", ")
+        let extracted = used.flatMap { ["json_extract(value, '$.\($0.name)') AS \($0.name)",
+                                        "json_extract(value, '$.was_\($0.name)') AS was_\($0.name)"] }
+        let differs = used.map { "(v.was_\($0.name) IS NOT NULL AND \($0.compared) IS NOT v.was_\($0.name) COLLATE BINARY)" }
+            .joined(separator: " OR ")
+        let plansRows = "(SELECT json_extract(value, '$.id') AS id, \(extracted.joined(separator: ", ")) FROM json_each(?)) AS v"
+        // Each product that holds still its plan's `was_` values is changed; the others (normally
+        // none) are read whole and checked as a single change is (a conflict names the field and
+        // ends it all, a product gone is not found), and changed when the check passes (a value
+        // stored in another form than shopsh writes).
+        func update(only condition: String) throws -> Set<Int64> {
+            try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
+                Set(try Int64.fetchAll(db, sql: """
+                    UPDATE products SET \(assignments), updated_at = ?
+                    FROM \(plansRows)
+                    WHERE products.id = v.id AND \(condition)
+                    RETURNING products.id
+                    """, arguments: [now, json]))
+            }
+        }
+        var before = changing.map { plans[$0].before }
+        let updated = try update(only: "NOT (\(differs))")
+        if updated.count < changing.count {
+            var others: [Int64] = []
+            for (position, index) in changing.enumerated() where !updated.contains(plans[index].before.id) {
+                let current = try find(db, String(plans[index].before.id))
+                try plans[index].checkUnchanged(current)
+                before[position] = current
+                others.append(current.id)
+            }
+            _ = try update(only: "products.id IN (\(others.map(String.init).joined(separator: ",")))")
         }
         // The products after are the ones before with their plans' changes (no trigger changes a
         // product row): read again, they cost as much as the rest of the change.
-        for plan in plans where !plan.changes.isEmpty {
-            guard let old = before[plan.before.id] else { continue }
-            try audit(.product("update", before: old, after: plan.changes.applied(to: old)))
+        return zip(changing, before).map { index, old in .product("update", before: old, after: plans[index].changes.applied(to: old)) }
+    }
+
+    /// A column a bulk change may set: its name (also its key in the plans' JSON rows), how the
+    /// UPDATE sets it from the row `v` (which names it only for a product whose plan changes it),
+    /// whether a plan's changes set it and to what (as JSON), and how a product's value of it is
+    /// compared with the one its plan was made from: `compared` in SQL, `was` in JSON, never null.
+    struct BulkColumn: Sendable {
+        let name: String
+        let assignment: String
+        let sets: @Sendable (ProductChanges) -> Bool
+        let value: @Sendable (ProductChanges) -> String?
+        let compared: String
+        let was: @Sendable (Product) -> String
+
+        init<Value>(_ name: String, _ assignment: String, _ change: @escaping @Sendable (ProductChanges) -> Value?,
+                    was: @escaping @Sendable (Product) -> Value, json: @escaping @Sendable (Value) -> String,
+                    compared: String? = nil) {
+            self.name = name
+            self.assignment = assignment
+            sets = { change($0) != nil }
+            value = { change($0).map(json) }
+            self.was = { json(was($0)) }
+            self.compared = compared ?? "products.\(name)"
         }
+
+        static let all: [BulkColumn] = [
+            BulkColumn("title", "coalesce(v.title, products.title)", { $0.title }, was: { $0.title }, json: JSONValue.quoted),
+            BulkColumn("description", "coalesce(v.description, products.description)", { $0.description },
+                       was: { $0.description }, json: JSONValue.quoted),
+            BulkColumn("category", "coalesce(v.category, products.category)", { $0.category },
+                       was: { $0.category }, json: JSONValue.quoted),
+            // A brand is cleared by '' and compared as '' when there is none (as a plan shows it).
+            BulkColumn("brand", "CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END",
+                       { $0.brand }, was: { $0.brand ?? "" }, json: JSONValue.quoted, compared: "coalesce(products.brand, '')"),
+            BulkColumn("price_minor", "coalesce(v.price_minor, products.price_minor)", { $0.price?.minorUnits },
+                       was: { $0.price.minorUnits }, json: { String($0) }),
+            BulkColumn("discount_hundredths", "coalesce(v.discount_hundredths, products.discount_hundredths)",
+                       { $0.discount?.hundredths }, was: { $0.discount.hundredths }, json: { String($0) }),
+            BulkColumn("stock", "coalesce(v.stock, products.stock)", { $0.stock }, was: { $0.stock }, json: { String($0) }),
+            BulkColumn("details", "coalesce(v.details, products.details)", { $0.details?.storedJSON },
+                       was: { $0.details.storedJSON }, json: JSONValue.quoted),
+        ]
     }
 
     /// The id after the highest one or, once that reaches the end of `ProductLimits.idRange`

@@ -21,6 +21,22 @@ import Testing
         #expect(value == .array([.string("a\"b\\c\né😀")]))
     }
 
+    @Test func quotesControlCharactersSeparatorsAndC1AndLeavesTheRest() throws {
+        #expect(JSONValue.quoted("plain text 123") == #""plain text 123""#)
+        #expect(JSONValue.quoted("say \"hi\" \\ now") == #""say \"hi\" \\ now""#)
+        #expect(JSONValue.quoted("a\nb\rc\td\u{1B}[2J\u{7F}\u{0}") == #""a\nb\rc\td\u001b[2J\u007f\u0000""#)
+        #expect(JSONValue.quoted("next\u{85}line\u{2028}para\u{2029}end") == #""next\u0085line\u2028para\u2029end""#)
+        // Other non-ASCII text passes as it is: é (C3 A9), U+2027 and U+202A beside the separators
+        // (E2 80 A7, E2 80 AA), U+00A0 beside C1 (C2 A0), an emoji.
+        let kept = "caf\u{E9} \u{2027}\u{202A}\u{A0} \u{1F600}"
+        #expect(JSONValue.quoted(kept) == "\"" + kept + "\"")
+        // Whatever the text, it reads back as itself.
+        for text in ["", "\"", "\\", "\u{1}\u{1F}", "x\u{9F}y\u{80}", "tail\u{C2}", kept + "\u{2028}\"\n"] {
+            let read = try JSONSerialization.jsonObject(with: Data(JSONValue.quoted(text).utf8), options: .fragmentsAllowed)
+            #expect(read as? String == text, "\(text.debugDescription)")
+        }
+    }
+
     @Test(arguments: ["[1,]", "{\"a\" 1}", "[01]", "\"abc", "[1] x", "{\"a\":tru}", "[\"\u{01}\"]", ""])
     func rejectsInvalidDocuments(text: String) {
         #expect(throws: ShopError.self) { try JSONParser.parse(Array(text.utf8)) }

@@ -11,6 +11,8 @@ extension StoreContract {
         await run("bulkChanges", fixture, [
             Case("a plan applies every change, audited under one change set", appliesUnderOneChangeSet),
             Case("a product changed since the plan stops the whole change", staleProductStopsEverything),
+            Case("a product deleted since the plan stops the whole change", deletedProductStopsEverything),
+            Case("plans changing different fields each change and audit only theirs", mixedPlansChangeOnlyTheirFields),
             Case("a plan that breaks a rule changes nothing", ruleBreakStopsEverything),
             Case("separate changes have separate change sets", separateChangesDiffer),
             Case("selections by brand, stock below and ids", selectionFilters),
@@ -52,6 +54,45 @@ extension StoreContract {
         let error = try await expectRefused(.conflict, shop) { try await shop.products.applyProductChanges(plans) }
         #expect(error?.message.contains("BLK-3") == true && error?.message.contains("31.00") == true && error?.message.contains("30.05") == true,
                 "\(String(describing: error))")
+    }
+
+    static func deletedProductStopsEverything(_ shop: ShopServices) async throws {
+        let products = try await addBulkCatalogue(shop)
+        let plans = try ProductChangePlan.plan(ProductEdit(stock: .add(3)), over: products)
+        _ = try await shop.products.deleteProduct("BLK-2")
+        let error = try await expectRefused(.notFound, shop) { try await shop.products.applyProductChanges(plans) }
+        #expect(error?.message.contains(String(products[1].id)) == true, "\(String(describing: error))")
+        #expect(try await shop.products.product("BLK-1").stock == 5)
+        #expect(try await shop.products.product("BLK-3").stock == 12)
+    }
+
+    /// Plans made by hand, one field each (as a revert makes them): a price, a brand given to a
+    /// product without one, a brand cleared, a stock. Each product takes its own change only,
+    /// and its audit row names that field alone, before and after.
+    static func mixedPlansChangeOnlyTheirFields(_ shop: ShopServices) async throws {
+        let products = try await addBulkCatalogue(shop)
+        let plain = try await ContractData.addProduct(shop, sku: "BLK-4", price: 4_000, stock: 1, brand: nil)
+        let plans = [
+            ProductChangePlan(before: products[0], changes: ProductChanges(price: ContractData.usd(1_234))),
+            ProductChangePlan(before: plain, changes: ProductChanges(brand: "Newco")),
+            ProductChangePlan(before: products[1], changes: ProductChanges(brand: "")),
+            ProductChangePlan(before: products[2], changes: ProductChanges(stock: 7)),
+        ]
+        let changeSet = try await shop.products.applyProductChanges(plans)
+        let after = [try await shop.products.product("BLK-1"), try await shop.products.product("BLK-4"),
+                     try await shop.products.product("BLK-2"), try await shop.products.product("BLK-3")]
+        #expect(after.map(\.price.minorUnits) == [1_234, 4_000, 2_000, 3_005])
+        #expect(after.map(\.brand) == ["Acme", "Newco", nil, "Brio"])
+        #expect(after.map(\.stock) == [5, 1, 0, 7])
+        let rows = Dictionary(uniqueKeysWithValues: try await auditRows(shop, changeSet: changeSet).map { ($0.entityID, $0) })
+        func fields(_ product: Product) -> [String]? { rows[String(product.id)]?.after?.fieldNames }
+        #expect(fields(products[0]) == ["price"] && fields(plain) == ["brand"] && fields(products[1]) == ["brand"]
+                && fields(products[2]) == ["stock"], "\(rows)")
+        #expect(rows[String(products[0].id)]?.before?["price"] == .text("10.00 USD"))
+        #expect(rows[String(products[0].id)]?.after?["price"] == .text("12.34 USD"))
+        #expect(rows[String(plain.id)]?.before?["brand"] == .null && rows[String(plain.id)]?.after?["brand"] == .text("Newco"))
+        #expect(rows[String(products[1].id)]?.before?["brand"] == .text("acme") && rows[String(products[1].id)]?.after?["brand"] == .null)
+        #expect(rows[String(products[2].id)]?.before?["stock"] == .integer(12) && rows[String(products[2].id)]?.after?["stock"] == .integer(7))
     }
 
     static func ruleBreakStopsEverything(_ shop: ShopServices) async throws {

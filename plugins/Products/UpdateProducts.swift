@@ -139,23 +139,27 @@ struct BulkProductChange {
             context.note("nothing to change: \(picked.count) product\(picked.count == 1 ? "" : "s") selected, none would change")
             return
         }
-        let count = plans.map { $0.fieldChanges.count }.reduce(0, +)
+        // Each plan's rows, worked out once (100,000 of them are counted, then shown).
+        let rows = plans.map(\.fieldChanges)
+        let count = rows.reduce(0) { $0 + $1.count }
         let summary = "\(count) change\(count == 1 ? "" : "s") to \(plans.count) product\(plans.count == 1 ? "" : "s")"
         let decision = try await context.proceed(with: summary, affecting: plans.count, things: "products", preview) {
-            try await Self.show(plans, in: context, output: output)
+            try await Self.show(plans, rows: rows, in: context, output: output)
         }
         guard decision.apply else { return }
         let changeSet = try await services.applyProductChanges(plans)
-        if !decision.shown { try await Self.show(plans, in: context, output: output) }
+        if !decision.shown { try await Self.show(plans, rows: rows, in: context, output: output) }
         context.note("applied \(summary)" + (changeSet.map { " (change set \($0): audit list --change-set \($0))" } ?? ""))
     }
 
-    /// The changes as rows, one per field: id, sku, title, field, before, after.
-    static func show(_ plans: [ProductChangePlan], in context: CommandContext, output: OutputOptions) async throws {
+    /// The changes as rows, one per field: id, sku, title, field, before, after (`rows`: each
+    /// plan's `fieldChanges`, when worked out already).
+    static func show(_ plans: [ProductChangePlan], rows: [[(field: String, before: String, after: String)]]? = nil,
+                     in context: CommandContext, output: OutputOptions) async throws {
         let columns = ["id", "sku", "title", "field", "before", "after"].map(Column.init)
         try await context.list(columns: columns, options: output, page: Page(), emptyNote: "no changes") { emit in
-            for plan in plans {
-                for change in plan.fieldChanges {
+            for (index, plan) in plans.enumerated() {
+                for change in rows?[index] ?? plan.fieldChanges {
                     try emit([.integer(plan.before.id), .text(plan.before.sku), .text(plan.before.title),
                               .text(change.field), .text(change.before), .text(change.after)])
                 }

@@ -116,11 +116,22 @@ public struct AuditChange: Hashable, Sendable {
     /// A product added (`before` nil), changed, or deleted (`after` nil).
     public static func product(_ action: String, before: Product?, after: Product?) -> AuditChange {
         let id = (after ?? before).map { String($0.id) } ?? ""
-        // Details the change left alone are not in its diff: they are not written out to compare
-        // (a bulk change of 100,000 prices wrote 200,000 details texts only to drop them).
-        let withDetails = before?.details != after?.details
-        return diff(.product, id: id, action: action, before: before.map { fields($0, withDetails: withDetails) },
-                    after: after.map { fields($0, withDetails: withDetails) })
+        guard let before, let after else {
+            return AuditChange(entity: .product, entityID: id, action: action, before: before.map { fields($0) },
+                               after: after.map { fields($0) })
+        }
+        // Only a field whose values differ is written out to compare (a bulk change of 100,000
+        // prices wrote every field of 200,000 products only to drop all but one).
+        var old: [(String, AuditValue)] = []
+        var new: [(String, AuditValue)] = []
+        for field in productFields where field.differs(before, after) {
+            let was = field.value(before), now = field.value(after)
+            if was != now {
+                old.append((field.name, was))
+                new.append((field.name, now))
+            }
+        }
+        return AuditChange(entity: .product, entityID: id, action: action, before: AuditFields(old), after: AuditFields(new))
     }
 
     /// A user added (`before` nil), changed, or deleted (`after` nil).
@@ -243,19 +254,42 @@ public struct AuditChange: Hashable, Sendable {
                            before: nil, after: AuditFields(after))
     }
 
-    static func fields(_ product: Product, withDetails: Bool = true) -> AuditFields {
-        var fields: [(String, AuditValue)] = [
-            ("sku", .text(product.sku)), ("title", .text(product.title)), ("description", .text(product.description)),
-            ("category", .text(product.category)), ("brand", product.brand.map { .text($0) } ?? .null),
-            ("price", .text(product.price.description)), ("discount", .text(product.discount.description)),
-            ("stock", .integer(Int64(product.stock))), ("rating", .text(product.rating.description)),
-            ("tags", .list(product.tags)),
-        ]
-        fields.append(("minimum_order_quantity", .integer(Int64(product.minimumOrderQuantity))))
-        fields.append(("barcode", product.barcode.map { .text($0) } ?? .null))
-        if withDetails { fields.append(("details", .text(product.details.storedJSON))) }
-        return AuditFields(fields)
+    /// A product's audited fields, all of them.
+    static func fields(_ product: Product) -> AuditFields {
+        AuditFields(productFields.map { ($0.name, $0.value(product)) })
     }
+
+    /// One audited field of a product: its name, whether two products differ in it (cheaper
+    /// than writing both out), and its value as the audit shows it.
+    struct ProductField: Sendable {
+        let name: String
+        let differs: @Sendable (Product, Product) -> Bool
+        let value: @Sendable (Product) -> AuditValue
+
+        init<Value: Equatable>(_ name: String, _ property: @escaping @Sendable (Product) -> Value,
+                               _ value: @escaping @Sendable (Value) -> AuditValue) {
+            self.name = name
+            differs = { property($0) != property($1) }
+            self.value = { value(property($0)) }
+        }
+    }
+
+    /// A product's audited fields, in order (PostgreSQL's audit shows the same: PostgresBulkAuditSchema).
+    static let productFields: [ProductField] = [
+        ProductField("sku", { $0.sku }) { .text($0) },
+        ProductField("title", { $0.title }) { .text($0) },
+        ProductField("description", { $0.description }) { .text($0) },
+        ProductField("category", { $0.category }) { .text($0) },
+        ProductField("brand", { $0.brand }) { $0.map { .text($0) } ?? .null },
+        ProductField("price", { $0.price }) { .text($0.description) },
+        ProductField("discount", { $0.discount }) { .text($0.description) },
+        ProductField("stock", { $0.stock }) { .integer(Int64($0)) },
+        ProductField("rating", { $0.rating }) { .text($0.description) },
+        ProductField("tags", { $0.tags }) { .list($0) },
+        ProductField("minimum_order_quantity", { $0.minimumOrderQuantity }) { .integer(Int64($0)) },
+        ProductField("barcode", { $0.barcode }) { $0.map { .text($0) } ?? .null },
+        ProductField("details", { $0.details }) { .text($0.storedJSON) },
+    ]
 
     static func fields(_ user: User) -> AuditFields {
         AuditFields([

@@ -193,6 +193,7 @@ public struct ProductChangePlan: Hashable, Sendable {
     /// first product the edit cannot apply to stops it with a line naming that product.
     public static func plan(_ edit: ProductEdit, over products: [Product]) throws(ShopError) -> [ProductChangePlan] {
         var plans: [ProductChangePlan] = []
+        plans.reserveCapacity(products.count)
         for product in products {
             let changes = try edit.changes(for: product)
             if !changes.isEmpty { plans.append(ProductChangePlan(before: product, changes: changes)) }
