@@ -87,6 +87,7 @@ enum Main {
         // Set by the shell for the external plugins of a read-only session: their shopsh calls
         // are read-only too.
         if environment["SHOPSH_READ_ONLY"] == "1" { global.readOnly = true }
+        let warmUp = batch ? ParseWarmUp.start(global, store: StoreFactory.value(explicit: global.store, environment: environment)) : nil
         let store: any ShopStore
         do {
             store = try StoreFactory.open(StoreFactory.value(explicit: global.store, environment: environment),
@@ -99,6 +100,7 @@ enum Main {
             return error.isUsageError ? 2 : 1
         }
         defer { store.close() }
+        warmUp?.wait()
         Blocking.use(store.preferredExecutor)
         for warning in store.warnings { printNote(warning) }
         let session = Session(storeName: store.displayName, identity: store.identity, environment: environment)

@@ -118,3 +118,19 @@ final class CommandParser: Sendable {
         commandPath(of: root, arguments).map { $0.shellName }.joined(separator: " ")
     }
 }
+
+/// Parsing without a shell, only to warm argument-parser's and the Swift runtime's caches (which
+/// are process-wide): shopsh parses a batch's first command this way while a PostgreSQL store
+/// connects, so the real parse later finds its work done.
+public enum CommandWarmUp {
+    /// Tokenizes and parses `line` against `plugins` and the built-ins, and drops the result:
+    /// nothing runs, nothing is printed.
+    public static func parse(_ line: String, plugins: [ShellPlugin]) {
+        _ = CommandParser(plugins: plugins).prepare(line)
+    }
+
+    /// The same for a command given as words.
+    public static func parse(words: [String], plugins: [ShellPlugin]) {
+        _ = CommandParser(plugins: plugins).parseCommand(words)
+    }
+}
