@@ -41,13 +41,14 @@ struct ExactlyOnceTests {
 
         func psql(_ sql: String) async throws -> String { try await ShopshSandbox.psql(direct, sql) }
 
-        /// The next change to `table` pauses for two seconds in its COMMIT (a deferred trigger;
-        /// only the first, so a change run again goes through).
+        /// The next change to `table` pauses for five seconds in its COMMIT (a deferred trigger;
+        /// only the first, so a change run again goes through). Five, not two: a CI run under load
+        /// once polled pg_stat_activity too slowly to see a two-second pause before it ended.
         func pauseTheNextCommit(on table: String) async throws {
             try await psql("""
                 CREATE SEQUENCE pause_once;
                 CREATE FUNCTION pause_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF nextval('pause_once') = 1 THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$;
+                BEGIN IF nextval('pause_once') = 1 THEN PERFORM pg_sleep(5); END IF; RETURN NULL; END $$;
                 CREATE CONSTRAINT TRIGGER pause_at_commit AFTER INSERT OR UPDATE OR DELETE ON \(table)
                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pause_at_commit();
                 """)
