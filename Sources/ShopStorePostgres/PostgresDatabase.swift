@@ -172,8 +172,11 @@ struct PostgresDatabase: Sendable {
                 }
             } }
         } catch {
+            // A cancel nobody asked for (see `retrying`) rolled the statement back: the
+            // step-by-step path runs, as after any other error of the server's.
+            let cancelled = PostgresErrors.sqlState(error) == PostgresErrors.queryCanceled && failover.interrupted()
             if let state = PostgresErrors.sqlState(error), PostgresRefusal(rawValue: state) == nil,
-               state != PostgresErrors.queryCanceled, !state.hasPrefix("57P"),
+               !cancelled, !state.hasPrefix("57P"),
                !(state == PostgresFailover.readOnlyState && connections.expectsWrites) {
                 return nil
             }
@@ -224,7 +227,7 @@ struct PostgresDatabase: Sendable {
         let receipt = action == nil ? nil : CommandReceipt.next()
         do {
             return try await exactlyOnce(receipt) {
-                try await Self.retrying(Self.retryableStates) {
+                try await Self.retrying(Self.retryableStates, cancelledUnasked: { !failover.interrupted() }) {
                     try await followingFailover {
                         try await connections.withConnection { leased in
                             try await watching(leased) {
@@ -243,14 +246,22 @@ struct PostgresDatabase: Sendable {
     }
 
     /// Runs `attempt`, a whole transaction, again while it fails with one of `states` (the
-    /// server rolled it back): at most `maxAttempts` times, waiting 10, 20, 40… ms between.
-    static func retrying<T>(_ states: Set<String>, _ attempt: () async throws -> T) async throws -> T {
+    /// server rolled it back): at most `maxAttempts` times, waiting 10, 20, 40… ms between. With
+    /// `cancelledUnasked`, also after SQLSTATE 57014 (query_canceled) when it says nobody asked for
+    /// the cancel (the operator did not press Ctrl-C): PostgreSQL can end a session's statement so,
+    /// "canceling statement due to user request", when no one sent a cancel — seen with eight
+    /// sessions adding to one basket line, each one-call function waiting 10 ms for its lock
+    /// (`lock_timeout`) before the step-by-step path waits for it; the transaction is rolled back.
+    static func retrying<T>(_ states: Set<String>, cancelledUnasked: (() -> Bool)? = nil,
+                            _ attempt: () async throws -> T) async throws -> T {
         var tries = 1
         while true {
             do {
                 return try await attempt()
             } catch {
-                guard tries < maxAttempts, let state = PostgresErrors.sqlState(error), states.contains(state) else { throw error }
+                guard tries < maxAttempts, let state = PostgresErrors.sqlState(error),
+                      states.contains(state) || (state == PostgresErrors.queryCanceled && cancelledUnasked?() == true)
+                else { throw error }
                 try? await Task.sleep(for: .milliseconds(10 << (tries - 1)))
                 tries += 1
             }
