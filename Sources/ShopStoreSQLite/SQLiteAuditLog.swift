@@ -19,27 +19,33 @@ enum SQLiteAuditLog {
     /// Records `changes` at `time`, in their order, as `record` records one, by INSERTs of many
     /// rows each (a bulk change writes 100,000 of them: one INSERT each took 0.8 s).
     static func record(_ changes: [AuditChange], in db: Database, at time: String) throws {
-        let kept = changes.filter { !$0.changesNothing }
-        guard !kept.isEmpty else { return }
+        guard changes.contains(where: { !$0.changesNothing }) else { return }
+        try insert(batches(changes, sharing: try shared(in: db, at: time)), in: db)
+    }
+
+    /// The values every audit row of this transaction shares (?1…?5 of each INSERT): `time`, the
+    /// operator and role of the command the shell is running (`AuditContext.current`; without one,
+    /// a test or a tool, the OS login as an admin), the command, the change set.
+    static func shared(in db: Database, at time: String) throws -> [DatabaseValue] {
         let context = AuditContext.current
         let identity = context?.operatorIdentity ?? OperatorIdentity(name: OperatorLogin.current, role: .admin)
-        // ?1…?5 are the same in every row; each row adds its own five. Values, not existentials:
-        // 500,000 of them.
-        let shared: [DatabaseValue] = [time.databaseValue, identity.name.databaseValue, identity.role.rawValue.databaseValue,
-                                       (context?.command ?? "").databaseValue, try changeSet(db).databaseValue]
-        func insert(_ count: Int) throws -> Statement {
-            let values = (0..<count).map { row in
-                let first = 6 + 5 * row
-                return "(?1, ?2, ?3, ?4, ?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?\(first + 4), ?5)"
-            }
-            return try db.cachedStatement(sql: """
-                INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after, change_set)
-                VALUES \(values.joined(separator: ", "))
-                """)
-        }
-        var start = kept.startIndex
-        while start < kept.endIndex {
-            let rows = kept[start..<min(start + Self.rowsPerInsert, kept.endIndex)]
+        return [time.databaseValue, identity.name.databaseValue, identity.role.rawValue.databaseValue,
+                (context?.command ?? "").databaseValue, try changeSet(db).databaseValue]
+    }
+
+    /// One INSERT's worth of audit rows: how many, and the arguments (`shared` first, then five
+    /// values a row). Works without the database: a bulk change makes them on another thread.
+    struct Batch: Sendable {
+        let rows: Int
+        let arguments: StatementArguments
+    }
+
+    /// `changes` that change something, as batches of `rowsPerInsert` rows sharing `shared`.
+    static func batches(_ changes: [AuditChange], sharing shared: [DatabaseValue]) -> [Batch] {
+        let kept = changes.filter { !$0.changesNothing }
+        return stride(from: kept.startIndex, to: kept.endIndex, by: rowsPerInsert).map { start in
+            let rows = kept[start..<min(start + rowsPerInsert, kept.endIndex)]
+            // Values, not existentials: 500,000 of them.
             var arguments = shared
             arguments.reserveCapacity(shared.count + 5 * rows.count)
             for change in rows {
@@ -49,8 +55,21 @@ enum SQLiteAuditLog {
                 arguments.append(change.before?.jsonText.databaseValue ?? .null)
                 arguments.append(change.after?.jsonText.databaseValue ?? .null)
             }
-            try insert(rows.count).execute(arguments: StatementArguments(arguments))
-            start = rows.endIndex
+            return Batch(rows: rows.count, arguments: StatementArguments(arguments))
+        }
+    }
+
+    /// Writes `batches`, in their order.
+    static func insert(_ batches: [Batch], in db: Database) throws {
+        for batch in batches {
+            let values = (0..<batch.rows).map { row in
+                let first = 6 + 5 * row
+                return "(?1, ?2, ?3, ?4, ?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?\(first + 4), ?5)"
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO audit_log (at, operator, role, command, entity, entity_id, action, before, after, change_set)
+                VALUES \(values.joined(separator: ", "))
+                """).execute(arguments: batch.arguments)
         }
     }
 

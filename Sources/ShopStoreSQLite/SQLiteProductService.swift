@@ -99,7 +99,7 @@ struct SQLiteProductService: ProductService {
                     try audit(.product("update", before: current, after: try Self.find(db, String(current.id))), db)
                 }
             } else {
-                try SQLiteAuditLog.record(try Self.applyAtOnce(db, plans, now: now), in: db, at: clock.timestamp())
+                try SQLiteAuditLog.insert(try Self.applyAtOnce(db, plans, now: now), in: db)
             }
             return try SQLiteAuditLog.changeSet(db)
         }
@@ -266,114 +266,135 @@ struct SQLiteProductService: ProductService {
                        arguments: StatementArguments(arguments))
     }
 
-    /// A bulk change that names no SKU or barcode, set-based: one UPDATE from the plans as JSON
-    /// rows changes every product that still holds the values its plan was made from
-    /// (ProductChangePlan.checkUnchanged); returns the audit's changes.
-    static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String) throws -> [AuditChange] {
+    /// A bulk change that names no SKU or barcode, set-based: UPDATEs from the plans as rows of
+    /// bound values (`rowsPerUpdate` a statement) change every product that still holds the values
+    /// its plan was made from (ProductChangePlan.checkUnchanged); returns the audit's rows.
+    static func applyAtOnce(_ db: Database, _ plans: [ProductChangePlan], now: String) throws -> [SQLiteAuditLog.Batch] {
         // Indices, not a filtered copy: 100,000 plans are 100,000 products.
         let changing = plans.indices.filter { !plans[$0].changes.isEmpty }
         guard !changing.isEmpty else { return [] }
         let used = BulkColumn.all.filter { column in changing.contains { column.sets(plans[$0].changes) } }
-        // One JSON row per product: its id, and each column its plan sets, with the value it had
-        // when the plan was made (`was_` and the column).
-        var rows: [String] = []
-        rows.reserveCapacity(changing.count)
+        // One row per product: its id, then for each column some plan sets, the value its plan
+        // sets and the one it had when the plan was made (both NULL when its plan leaves it).
+        var rows: [DatabaseValue] = []
+        rows.reserveCapacity(changing.count * (1 + 2 * used.count))
         var words: [String?] = []
         for index in changing {
             let plan = plans[index]
             try ProductRules.check(plan.changes)
-            var row = "{\"id\":\(plan.before.id)"
+            rows.append(plan.before.id.databaseValue)
             for column in used {
                 if let value = column.value(plan.changes) {
-                    row += ",\"\(column.name)\":" + value + ",\"was_\(column.name)\":" + column.was(plan.before)
+                    rows.append(value)
+                    rows.append(column.was(plan.before))
+                } else {
+                    rows.append(.null)
+                    rows.append(.null)
                 }
             }
-            rows.append(row + "}")
             let changes = plan.changes
             if changes.title != nil || changes.brand != nil || changes.category != nil || changes.description != nil {
                 words += [changes.title, changes.brand, changes.category, changes.description]
             }
         }
-        let json = "[" + rows.joined(separator: ",") + "]"
         try noteSearchWords(db, words)
         // Only the columns some plan changes are set: a column in the SET list fires the triggers
         // `UPDATE OF` it (the search index's, the stock ledger's, the basket summaries'), changed or not.
         let assignments = used.map { "\($0.name) = \($0.assignment)" }.joined(separator: ", ")
-        let extracted = used.flatMap { ["json_extract(value, '$.\($0.name)') AS \($0.name)",
-                                        "json_extract(value, '$.was_\($0.name)') AS was_\($0.name)"] }
+        let names = ["id"] + used.flatMap { [$0.name, "was_\($0.name)"] }
         let differs = used.map { "(v.was_\($0.name) IS NOT NULL AND \($0.compared) IS NOT v.was_\($0.name) COLLATE BINARY)" }
             .joined(separator: " OR ")
-        let plansRows = "(SELECT json_extract(value, '$.id') AS id, \(extracted.joined(separator: ", ")) FROM json_each(?)) AS v"
         // Each product that holds still its plan's `was_` values is changed; the others (normally
         // none) are read whole and checked as a single change is (a conflict names the field and
         // ends it all, a product gone is not found), and changed when the check passes (a value
         // stored in another form than shopsh writes).
-        func update(only condition: String) throws -> Set<Int64> {
-            try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
-                Set(try Int64.fetchAll(db, sql: """
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        func update(_ rows: ArraySlice<DatabaseValue>, only condition: String) throws -> Set<Int64> {
+            var changed: Set<Int64> = []
+            var start = rows.startIndex
+            while start < rows.endIndex {
+                let chunk = rows[start..<min(start + Self.rowsPerUpdate * names.count, rows.endIndex)]
+                let values = Array(repeating: row, count: chunk.count / names.count).joined(separator: ", ")
+                let statement = try db.cachedStatement(sql: """
+                    WITH v(\(names.joined(separator: ", "))) AS (VALUES \(values))
                     UPDATE products SET \(assignments), updated_at = ?
-                    FROM \(plansRows)
+                    FROM v
                     WHERE products.id = v.id AND \(condition)
                     RETURNING products.id
-                    """, arguments: [now, json]))
+                    """)
+                try SQLiteStockContext.with(StockChangeNote.ofProductUpdate, at: now, in: db) {
+                    changed.formUnion(try Int64.fetchAll(statement, arguments: StatementArguments(Array(chunk) + [now.databaseValue])))
+                }
+                start = chunk.endIndex
             }
+            return changed
+        }
+        // The audit's rows, made on another core while the UPDATE runs: each product as its plan
+        // found it, and after, with its plan's changes (no trigger changes a product row; read
+        // again, they cost as much as the rest of the change).
+        let shared = try SQLiteAuditLog.shared(in: db, at: now)
+        @Sendable func audit(_ before: [Product]) -> [SQLiteAuditLog.Batch] {
+            SQLiteAuditLog.batches(zip(changing, before).map { index, old in
+                .product("update", before: old, after: plans[index].changes.applied(to: old))
+            }, sharing: shared)
         }
         var before = changing.map { plans[$0].before }
-        let updated = try update(only: "NOT (\(differs))")
-        if updated.count < changing.count {
-            var others: [Int64] = []
-            for (position, index) in changing.enumerated() where !updated.contains(plans[index].before.id) {
-                let current = try find(db, String(plans[index].before.id))
-                try plans[index].checkUnchanged(current)
-                before[position] = current
-                others.append(current.id)
-            }
-            _ = try update(only: "products.id IN (\(others.map(String.init).joined(separator: ",")))")
+        let planned = BesideThisThread { [before] in audit(before) }
+        let updated = try update(rows[...], only: "NOT (\(differs))")
+        guard updated.count < changing.count else { return planned.value() }
+        var others: [DatabaseValue] = []
+        for (position, index) in changing.enumerated() where !updated.contains(plans[index].before.id) {
+            let current = try find(db, String(plans[index].before.id))
+            try plans[index].checkUnchanged(current)
+            before[position] = current
+            others += rows[(position * names.count)..<((position + 1) * names.count)]
         }
-        // The products after are the ones before with their plans' changes (no trigger changes a
-        // product row): read again, they cost as much as the rest of the change.
-        return zip(changing, before).map { index, old in .product("update", before: old, after: plans[index].changes.applied(to: old)) }
+        _ = try update(others[...], only: "true")
+        return audit(before)
     }
 
-    /// A column a bulk change may set: its name (also its key in the plans' JSON rows), how the
-    /// UPDATE sets it from the row `v` (which names it only for a product whose plan changes it),
-    /// whether a plan's changes set it and to what (as JSON), and how a product's value of it is
-    /// compared with the one its plan was made from: `compared` in SQL, `was` in JSON, never null.
+    /// How many products one UPDATE of `applyAtOnce` changes (up to 17 values each: within
+    /// SQLite's 32,766 variables).
+    static let rowsPerUpdate = 1000
+
+    /// A column a bulk change may set: its name (also its name in the plans' rows `v`), how the
+    /// UPDATE sets it from the row `v` (which holds it only for a product whose plan changes it),
+    /// whether a plan's changes set it and to what, and how a product's value of it is compared
+    /// with the one its plan was made from: `compared` in SQL, `was` bound, never null.
     struct BulkColumn: Sendable {
         let name: String
         let assignment: String
         let sets: @Sendable (ProductChanges) -> Bool
-        let value: @Sendable (ProductChanges) -> String?
+        let value: @Sendable (ProductChanges) -> DatabaseValue?
         let compared: String
-        let was: @Sendable (Product) -> String
+        let was: @Sendable (Product) -> DatabaseValue
 
-        init<Value>(_ name: String, _ assignment: String, _ change: @escaping @Sendable (ProductChanges) -> Value?,
-                    was: @escaping @Sendable (Product) -> Value, json: @escaping @Sendable (Value) -> String,
-                    compared: String? = nil) {
+        init<Value: DatabaseValueConvertible & SendableMetatype>(
+            _ name: String, _ assignment: String, _ change: @escaping @Sendable (ProductChanges) -> Value?,
+            was: @escaping @Sendable (Product) -> Value, compared: String? = nil
+        ) {
             self.name = name
             self.assignment = assignment
             sets = { change($0) != nil }
-            value = { change($0).map(json) }
-            self.was = { json(was($0)) }
+            value = { change($0)?.databaseValue }
+            self.was = { was($0).databaseValue }
             self.compared = compared ?? "products.\(name)"
         }
 
         static let all: [BulkColumn] = [
-            BulkColumn("title", "coalesce(v.title, products.title)", { $0.title }, was: { $0.title }, json: JSONValue.quoted),
-            BulkColumn("description", "coalesce(v.description, products.description)", { $0.description },
-                       was: { $0.description }, json: JSONValue.quoted),
-            BulkColumn("category", "coalesce(v.category, products.category)", { $0.category },
-                       was: { $0.category }, json: JSONValue.quoted),
+            BulkColumn("title", "coalesce(v.title, products.title)", { $0.title }, was: { $0.title }),
+            BulkColumn("description", "coalesce(v.description, products.description)", { $0.description }, was: { $0.description }),
+            BulkColumn("category", "coalesce(v.category, products.category)", { $0.category }, was: { $0.category }),
             // A brand is cleared by '' and compared as '' when there is none (as a plan shows it).
             BulkColumn("brand", "CASE WHEN v.brand IS NULL THEN products.brand WHEN v.brand = '' THEN NULL ELSE v.brand END",
-                       { $0.brand }, was: { $0.brand ?? "" }, json: JSONValue.quoted, compared: "coalesce(products.brand, '')"),
+                       { $0.brand }, was: { $0.brand ?? "" }, compared: "coalesce(products.brand, '')"),
             BulkColumn("price_minor", "coalesce(v.price_minor, products.price_minor)", { $0.price?.minorUnits },
-                       was: { $0.price.minorUnits }, json: { String($0) }),
+                       was: { $0.price.minorUnits }),
             BulkColumn("discount_hundredths", "coalesce(v.discount_hundredths, products.discount_hundredths)",
-                       { $0.discount?.hundredths }, was: { $0.discount.hundredths }, json: { String($0) }),
-            BulkColumn("stock", "coalesce(v.stock, products.stock)", { $0.stock }, was: { $0.stock }, json: { String($0) }),
+                       { $0.discount?.hundredths }, was: { $0.discount.hundredths }),
+            BulkColumn("stock", "coalesce(v.stock, products.stock)", { $0.stock }, was: { $0.stock }),
             BulkColumn("details", "coalesce(v.details, products.details)", { $0.details?.storedJSON },
-                       was: { $0.details.storedJSON }, json: JSONValue.quoted),
+                       was: { $0.details.storedJSON }),
         ]
     }
 

@@ -1,7 +1,8 @@
 // SQLiteBulkChangeTests: the SQLite store's set-based bulk change (SQLiteProductService.applyAtOnce)
 // where the store contract cannot reach: a value stored in another form than shopsh writes (at
-// sqlite3) passes the check against the plan and is changed, and hostile text goes through the
-// plans' JSON rows and the audit's rows as it is.
+// sqlite3) passes the check against the plan and is changed, hostile text goes through the plans'
+// rows and the audit's rows as it is, and a change of more products than one UPDATE takes is
+// checked and changed in every statement.
 
 import Foundation
 import GRDB
@@ -94,5 +95,47 @@ import Testing
         #expect(rows.count == 3)
         #expect(rows.allSatisfy { $0.after?["title"] == .text(title) && $0.after?["description"] == .text(description) })
         #expect(rows.map { $0.before?["title"] } == lamps.map { .text($0.title) })
+    }
+
+    @Test func aChangeOfMoreProductsThanOneStatementTakesChecksAndChangesThemAll() async throws {
+        let store = try store()
+        defer { store.close() }
+        let shop = store.services
+        let count = SQLiteProductService.rowsPerUpdate * 2 + 5
+        var products: [Product] = []
+        for number in 1...count {
+            products.append(try await shop.products.addProduct(NewProduct(sku: "BOX-\(number)", title: "Box \(number)", category: "boxes",
+                                                                          price: Money(minorUnits: 1_000, currency: .usd))))
+        }
+        // The third statement's product holds its details in another form: skipped by the first
+        // UPDATE, checked, then changed.
+        let odd = products[count - 2]
+        try store.write { db in
+            try db.execute(sql: #"UPDATE products SET details = '{ "warranty" : "1 year" }' WHERE id = ?"#, arguments: [odd.id])
+        }
+        products[count - 2] = try await shop.products.product(odd.sku)
+        let shipping = try ProductChangePlan.plan(ProductEdit(details: ProductDetailEdit(shipping: .set("Ships in 2 days"))), over: products)
+        let changeSet = try await shop.products.applyProductChanges(shipping)
+        let details = try store.read { db in try String.fetchAll(db, sql: "SELECT details FROM products ORDER BY id") }
+        #expect(details.count == count)
+        #expect(details.filter { $0 == ProductDetails(shipping: "Ships in 2 days").storedJSON }.count == count - 1)
+        #expect(details[count - 2] == ProductDetails(warranty: "1 year", shipping: "Ships in 2 days").storedJSON)
+        let rows = try await auditRows(shop, changeSet: changeSet)
+        #expect(rows.map(\.entityID) == products.map { String($0.id) })
+        #expect(rows.allSatisfy { $0.after?.fieldNames == ["details"] })
+
+        // A price changed at sqlite3 in the second statement's rows stops it all: the first
+        // statement's changes are undone with it.
+        let prices = try ProductChangePlan.plan(ProductEdit(price: .percent(hundredths: 1_000)), over: products)
+        let changed = products[SQLiteProductService.rowsPerUpdate + 7]
+        try store.write { db in try db.execute(sql: "UPDATE products SET price_minor = 1200 WHERE id = ?", arguments: [changed.id]) }
+        await #expect {
+            try await shop.products.applyProductChanges(prices)
+        } throws: { error in
+            ((error as? ShopError)?.message ?? "").contains(changed.sku)
+        }
+        let stored = try store.read { db in try Int64.fetchAll(db, sql: "SELECT price_minor FROM products ORDER BY id") }
+        #expect(stored.filter { $0 == 1_000 }.count == count - 1 && stored.filter { $0 == 1_200 }.count == 1)
+        #expect(try await auditRows(shop, changeSet: nil).filter { $0.action == "update" }.count == count)
     }
 }
